@@ -1,0 +1,1 @@
+"""Nyra tables (TOML), read by ``rules.systems.nyra.tables``."""

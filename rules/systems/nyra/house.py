@@ -1,0 +1,177 @@
+"""Nyra house rules (RULES.md §1 "house default", and the readings the brief asks to make explicit).
+
+A channel's rules are one frozen ``HouseRules``; ``RULE_SPECS`` describes each rule for ``/gm rules`` (name,
+allowed values or type, default, help), and ``set_rule`` changes one rule from the text a GM typed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal
+
+from rules.errors import InvalidInput
+
+TieRule = Literal["reroll", "defender", "attacker"]
+StanceRule = Literal["higher", "dodge", "defense"]
+CriticalDamageRule = Literal["double", "roll_again", "off"]
+AutoEndRule = Literal["strikes", "empty", "never"]
+
+
+@dataclass(frozen=True, slots=True)
+class HouseRules:
+    """Every Nyra house rule with the value a new channel gets."""
+
+    tie_rule: TieRule = "reroll"
+    tie_reroll_limit: int = 5
+    default_stance: StanceRule = "higher"
+    critical_damage: CriticalDamageRule = "double"
+    track_durability: bool = False
+    fumble_durability_loss: int = 5
+    auto_end_turn: AutoEndRule = "strikes"
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict) -> HouseRules:
+        """Unknown keys are ignored (an old channel row), missing keys take the default; values are checked."""
+        house = cls()
+        for spec in RULE_SPECS:
+            if spec.name in raw:
+                house = set_rule(house, spec.name, str(raw[spec.name]))
+        return house
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSpec:
+    """What ``/gm rules`` shows for one rule. ``kind`` is ``choice``, ``bool`` or ``int``."""
+
+    name: str
+    kind: Literal["choice", "bool", "int"]
+    default: str | bool | int
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def allowed(self) -> str:
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        if self.kind == "bool":
+            return "on, off"
+        return f"a whole number {self.minimum}..{self.maximum}"
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "default": self.default,
+            "help": self.help,
+            "allowed": self.allowed,
+            "choices": list(self.choices),
+        }
+
+
+_DEFAULTS = HouseRules()
+
+RULE_SPECS: tuple[RuleSpec, ...] = (
+    RuleSpec(
+        "tie_rule",
+        "choice",
+        _DEFAULTS.tie_rule,
+        "Equal margins on a strike: both roll again (reroll), or the defender / the attacker wins.",
+        choices=("reroll", "defender", "attacker"),
+    ),
+    RuleSpec(
+        "tie_reroll_limit",
+        "int",
+        _DEFAULTS.tie_reroll_limit,
+        "With tie_rule reroll: how many re-rolls at most; still tied after that, the defender wins.",
+        minimum=1,
+        maximum=20,
+    ),
+    RuleSpec(
+        "default_stance",
+        "choice",
+        _DEFAULTS.default_stance,
+        "How a defender that chose no stance reacts: its higher skill of Dodge/Defense, or always one.",
+        choices=("higher", "dodge", "defense"),
+    ),
+    RuleSpec(
+        "critical_damage",
+        "choice",
+        _DEFAULTS.critical_damage,
+        "A critical strike: double the rolled damage dice (no re-roll), roll them again and add, or nothing.",
+        choices=("double", "roll_again", "off"),
+    ),
+    RuleSpec(
+        "track_durability",
+        "bool",
+        _DEFAULTS.track_durability,
+        "Weapons lose durability on a natural 10 strike (the seed gives no durability numbers, so off).",
+    ),
+    RuleSpec(
+        "fumble_durability_loss",
+        "int",
+        _DEFAULTS.fumble_durability_loss,
+        "Durability a weapon loses on a natural 10 strike when durability is tracked.",
+        minimum=0,
+        maximum=100,
+    ),
+    RuleSpec(
+        "auto_end_turn",
+        "choice",
+        _DEFAULTS.auto_end_turn,
+        "End a turn by itself when no strike is affordable (strikes), only at 0 delay (empty), or never.",
+        choices=("strikes", "empty", "never"),
+    ),
+)
+
+_SPECS = {spec.name: spec for spec in RULE_SPECS}
+_TRUE = {"on", "true", "yes", "1", "y"}
+_FALSE = {"off", "false", "no", "0", "n"}
+
+
+def describe_rules(house: HouseRules | None = None) -> tuple[dict, ...]:
+    """Each rule's description plus its current value (``/gm rules`` without a value)."""
+    house = house or HouseRules()
+    return tuple({**spec.to_dict(), "value": getattr(house, spec.name)} for spec in RULE_SPECS)
+
+
+def rule_names() -> tuple[str, ...]:
+    return tuple(_SPECS)
+
+
+def parse_rule_value(name: str, text: str) -> str | bool | int:
+    """The typed value of ``text`` for rule ``name``; ``InvalidInput`` names the allowed values."""
+    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
+    spec = _SPECS.get(key)
+    if spec is None:
+        raise InvalidInput(f"`{name}` is not a Nyra house rule. The rules are: {', '.join(_SPECS)}.")
+    value = (text or "").strip().lower()
+    if spec.kind == "choice":
+        if value not in spec.choices:
+            raise InvalidInput(f"`{text}` is not allowed for {spec.name}; choose one of: {spec.allowed}.")
+        return value
+    if spec.kind == "bool":
+        if value in _TRUE:
+            return True
+        if value in _FALSE:
+            return False
+        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; choose one of: {spec.allowed}.")
+    try:
+        number = int(value)
+    except ValueError:
+        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; it needs {spec.allowed}.") from None
+    if not spec.minimum <= number <= spec.maximum:  # type: ignore[operator]
+        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; it needs {spec.allowed}.")
+    return number
+
+
+def set_rule(house: HouseRules, name: str, text: str) -> HouseRules:
+    """A copy of ``house`` with one rule set from text (``tie_rule defender``, ``track_durability on``)."""
+    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
+    value = parse_rule_value(name, text)
+    return dataclasses.replace(house, **{key: value})

@@ -1,0 +1,168 @@
+"""The Nyra sheet: validation with every problem's path, the exact dict round trip, /character set."""
+
+import json
+
+import pytest
+
+from rules.errors import InvalidInput, NotFound, ValidationError
+from rules.systems.nyra import api
+from rules.systems.nyra.sheet import NyraSheet, validate_sheet
+from rules.systems.nyra.weapons import DamageType
+
+from .helpers import sheet
+
+
+def _full_sheet() -> NyraSheet:
+    s = sheet(
+        "Ayla",
+        skills={"Swords": 7, "Dodge": 5},
+        weapons=["Short Sword", "Carnifex"],
+        sequence=4,
+        energy=38,
+        armour=["Iron Helm"],
+        location_health={"Left Arm": {"serious": 25}},
+        notes="left-handed",
+    )
+    s = api.set_field(s, "MAG", "3")
+    return api.wear_armour(s, "Greaves", "left leg")
+
+
+def test_round_trip_is_exact_through_json():
+    s = _full_sheet()
+    raw = json.loads(json.dumps(s.to_dict()))
+    again = NyraSheet.from_dict(raw)
+    assert again == s
+    assert again.to_dict() == s.to_dict()
+
+
+def test_validation_collects_every_problem_with_its_path():
+    raw = {
+        "name": "",
+        "stats": {"STR": 0, "AGI": "fast", "LUCK": 3},
+        "skills": {"Swords": -1},
+        "sequence": 11,
+        "weapons": [
+            "Laser Sword",
+            {"name": "Stick", "skill": "Clubs", "modifier": "XYZ", "delay": -1, "damage": {"B": "2x6"}},
+        ],
+        "armour": [{"name": "Cap", "locations": ["Tail"]}],
+        "location_health": {"Head": {"serious": 0}, "Wing": {"slight": 3}},
+        "colour": "red",
+    }
+    with pytest.raises(ValidationError) as err:
+        validate_sheet(raw)
+    paths = {p.path for p in err.value.problems}
+    assert {
+        "name",
+        "stats.STR",
+        "stats.AGI",
+        "stats.LUCK",
+        "stats.CON",
+        "skills.Swords",
+        "sequence",
+        "weapons[0]",
+        "weapons[1].modifier",
+        "weapons[1].delay",
+        "weapons[1].damage.B",
+        "armour[0].locations[0]",
+        "location_health.Head.serious",
+        "location_health.Wing",
+        "colour",
+    } <= paths
+
+
+def test_override_order_must_hold():
+    with pytest.raises(ValidationError, match=r"location_health\.Head"):
+        sheet(location_health={"Head": {"slight": 50}})
+
+
+def test_set_field_stats_case_insensitive_and_skills_by_any_name():
+    s = sheet("S")
+    assert api.set_field(s, "str", "9").stats["STR"] == 9
+    assert api.set_field(s, "Agi", "4").stat("AGI") == 4
+    assert api.set_field(s, "Swords 8").skill("swords") == 8
+    assert api.set_field(s, "swords", "6").skills == {"Swords": 6}  # keeps the existing spelling
+    assert api.set_field(s, "Axes", "3").skill("Axes") == 3
+    assert "Swords" not in api.set_field(s, "swords", "none").skills
+    assert api.set_field(s, "sequence", "7").sequence == 7
+    assert api.set_field(api.set_field(s, "sequence", "7"), "sequence", "auto").sequence is None
+    assert api.set_field(s, "energy", "30").energy == 30
+    assert api.set_field(s, "Left Arm serious", "25").health("Left Arm").serious == 25
+    assert api.set_field(s, "health.head.slight", "5").health("Head").slight == 5
+    assert api.set_field(s, "location_table", "quadruped").table().die == 10
+    assert s.stats["STR"] == 7 and s.skills == {"Swords": 7}  # never mutated
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        ("STR", "strong", InvalidInput),
+        ("sequence", "11", InvalidInput),
+        ("Swords", "-2", InvalidInput),
+        ("Climbing", "none", NotFound),
+        ("location_table", "dragon", NotFound),
+        ("", "3", InvalidInput),
+    ],
+)
+def test_set_field_refuses_bad_values(field, value, error):
+    with pytest.raises(error):
+        api.set_field(sheet("S"), field, value)
+
+
+def test_fields_lists_stats_skills_and_health_for_autocomplete():
+    f = api.fields(sheet("S", skills={"Swords": 7, "Knots": 2}))
+    assert {
+        "STR",
+        "AGI",
+        "CON",
+        "MAG",
+        "sequence",
+        "energy",
+        "Swords",
+        "Knots",
+        "Dodge",
+        "Head slight",
+    } <= set(f)
+    wolf = api.fields(api.set_field(sheet("W"), "location_table", "quadruped"))
+    assert "Tail critical" in wolf and "Left Arm slight" not in wolf
+
+
+def test_weapons_and_armour_helpers():
+    s = api.add_weapon(sheet("S"), "nodachi")
+    assert [w.name for w in s.weapons] == ["Short Sword", "Nodachi"]
+    with pytest.raises(InvalidInput):
+        api.add_weapon(s, "Nodachi")
+    assert [w.name for w in api.remove_weapon(s, "short sword").weapons] == ["Nodachi"]
+    with pytest.raises(NotFound):
+        api.add_weapon(s, "Laser")
+    worn = api.wear_armour(s, "Chain Hauberk")
+    assert worn.armour_value("Left Arm", DamageType.S) == (("Chain Hauberk", 5),)
+    wolf = api.set_field(s, "location_table", "quadruped")
+    with pytest.raises(InvalidInput, match="give a location"):
+        api.wear_armour(wolf, "Chain Hauberk")
+    assert api.wear_armour(wolf, "Chain Hauberk", "body").armour[0].locations == ("Body",)
+    assert api.remove_armour(worn, "chain hauberk").armour == ()
+
+
+def test_new_sheet_and_check():
+    from rules.dice import ScriptedDice
+
+    s = api.set_field(api.new_sheet("Fresh"), "Swords", "6")
+    assert s.stats == {"STR": 5, "AGI": 5, "CON": 5}
+    with ScriptedDice([(10, 3)]) as dice:
+        out = api.check(s, api.CheckArgs("swords", "difficult"), dice, api.HouseRules())
+    made = out.events[0]
+    assert (made.check.skill_name, made.check.effective, made.check.success) == ("Swords", 3, True)
+    with ScriptedDice([(10, 6)]) as dice:
+        assert api.check(s, api.CheckArgs("agi"), dice, api.HouseRules()).events[0].check.margin == -1
+    with pytest.raises(InvalidInput, match="no stat or skill"):
+        api.check(s, api.CheckArgs("Lockpicking"), ScriptedDice([]), api.HouseRules())
+
+
+def test_a_weapon_keyed_to_a_stat_the_sheet_lacks_is_refused():
+    raw = sheet("S").to_dict()
+    raw["weapons"][0]["modifier"] = "MAG"
+    with pytest.raises(ValidationError, match=r"weapons\[0\]\.modifier: uses MAG"):
+        validate_sheet(raw)
+    raw["stats"]["MAG"] = 4
+    assert validate_sheet(raw).weapons[0].modifier == "MAG"

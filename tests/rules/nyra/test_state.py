@@ -1,0 +1,54 @@
+"""The combat state's exact dict round trip, and refusals of broken saved states."""
+
+import json
+
+import pytest
+
+from rules.errors import ValidationError
+from rules.systems.nyra import api
+from rules.systems.nyra.creatures import creature
+from rules.systems.nyra.state import NyraCombat
+
+from .helpers import duel, run
+
+
+def _busy_state():
+    state = duel()
+    state = run(api.add_combatant, state, api.AddArgs("w", creature("Wolf"), side="beasts"), [(10, 3)]).state
+    state = run(api.strike, state, api.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2]).state
+    return run(api.set_stance, state, api.StanceArgs("d2", "dodge"), []).state
+
+
+def test_state_round_trip_is_exact_through_json():
+    state = _busy_state()
+    raw = json.loads(json.dumps(state.to_dict()))
+    again = NyraCombat.from_dict(raw)
+    assert again == state
+    assert again.to_dict() == raw
+    assert again.get("d2").location_damage == {"Left Arm": 12} and again.get("d2").stance == "dodge"
+    assert again.get("w").sheet.location_table == "quadruped"
+
+
+def test_broken_saved_state_lists_its_problems():
+    raw = _busy_state().to_dict()
+    raw["order"].append("ghost")
+    raw["combatants"][0]["location_damage"]["Tail"] = 3
+    raw["combatants"][1]["stance"] = "parry"
+    with pytest.raises(ValidationError) as err:
+        NyraCombat.from_dict(raw)
+    paths = {p.path for p in err.value.problems}
+    assert {"order", "combatants[0].location_damage.Tail", "combatants[1].stance"} <= paths
+
+
+def test_events_serialise_to_plain_json():
+    out = run(api.strike, duel(), api.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2])
+    text = json.dumps([e.to_dict() for e in out.events])
+    assert '"kind": "DamageRolled"' in text and '"STR mod"' in text
+
+
+@pytest.mark.parametrize(
+    "raw", [[], {"combatants": "x"}, {"combatants": [3]}, {"combatants": [{"location_damage": []}]}]
+)
+def test_garbage_is_a_validation_error_not_a_crash(raw):
+    with pytest.raises(ValidationError):
+        NyraCombat.from_dict(raw)
