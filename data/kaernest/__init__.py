@@ -1,0 +1,1 @@
+"""Kaernest tables (TOML): weapons, armour and creature templates, read by ``rules.systems.kaernest.tables``."""

@@ -1,0 +1,150 @@
+"""An attack landing (seed "Attack", "Active Defense"; RULES.md §2 "Attack").
+
+Target = weapon skill + Grace + 3 (a simple action) + modifiers − called-shot penalty − wound penalties
+− the defender's defense (+ arcane armour against arcane attacks). The roll succeeds when 2d12 ≤ target;
+exactly the target is a critical (+1d12 damage). Draw order (RULES.md §0): the attack's 2d12, then the
+defender's dice (aggressive d12 or active 2d12), then damage dice only on a hit.
+A successful active defense interrupts: the attack restarts on the next segment with speed + 1, and the
+attacker's next declaration moves with it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from rules.dice import DiceSource
+from rules.events import Event, Outcome
+from rules.systems.kaernest import clock, health, tables
+from rules.systems.kaernest.damage import roll_damage
+from rules.systems.kaernest.defense import defend
+from rules.systems.kaernest.events import ActionCancelled, AttackInterrupted, AttackResolved, DamageRolled
+from rules.systems.kaernest.house import HouseRules
+from rules.systems.kaernest.roll import CoreRoll, Modifier, sum_of
+from rules.systems.kaernest.state import Combatant, KaernestState, PendingAction
+
+
+def attack_terms(attacker: Combatant, action: PendingAction, house: HouseRules) -> tuple[Modifier, ...]:
+    """The attacker's side of the target: everything but the defense."""
+    weapon = tables.weapon(action.weapon or "")
+    skill_name = action.skill or weapon.skill
+    terms = [
+        Modifier(skill_name, attacker.sheet.skill(skill_name)),
+        Modifier("Grace", attacker.sheet.grace),
+        Modifier("simple action", house.simple_action_bonus),
+    ]
+    if action.bonus:
+        terms.append(Modifier("bonus", action.bonus))
+    if action.called_location:
+        terms.append(Modifier(f"called shot ({action.called_location})", -house.called_shot_penalty))
+    if attacker.wound_penalty:
+        terms.append(Modifier("wounds", -attacker.wound_penalty))
+    return tuple(terms)
+
+
+def _finish(attacker: Combatant, tick: int) -> Combatant:
+    """The action is over; the attacker declares its next action right here (RULES.md §2)."""
+    return dataclasses.replace(attacker, pending=None, ready_tick=tick)
+
+
+def resolve_attack(
+    state: KaernestState, attacker_id: str, dice: DiceSource, house: HouseRules
+) -> Outcome[KaernestState]:
+    """Resolve the attack of ``attacker_id`` that lands now (``state.tick``)."""
+    now = state.tick
+    attacker = state.get(attacker_id)
+    action = attacker.pending
+    assert action is not None and action.kind == "attack" and action.lands_tick == now
+    if not state.has(action.target or "") or action.target == attacker_id:
+        cancelled = ActionCancelled(attacker.id, "attack", "the target has left the encounter")
+        return Outcome(state.replace(_finish(attacker, now)), (cancelled,))
+    defender = state.get(action.target or "")
+    weapon = tables.weapon(action.weapon or "")
+    grip: tables.Grip = action.grip  # type: ignore[assignment]
+    own = attack_terms(attacker, action, house)
+    attack_dice = (dice.roll(12, "attack"), dice.roll(12, "attack"))
+    defense = defend(defender, action.element, dice, house)
+    terms = (*own, Modifier(f"{defender.name}'s defense ({defense.posture})", -defense.value))
+    rolled = CoreRoll(sum_of(terms), attack_dice)
+    interrupted = defense.interrupted
+    hit = rolled.success and not interrupted
+    resolved = AttackResolved(
+        attacker=attacker.id,
+        defender=defender.id,
+        weapon=weapon.name,
+        grip=grip,
+        damage_type=action.damage_type or "",
+        element=action.element,
+        called_location=action.called_location,
+        minute=clock.minute_of(now),
+        segment=clock.segment_of(now),
+        defense_posture=defense.posture,
+        defense=defense.value,
+        modifiers=terms,
+        target=rolled.target,
+        total=rolled.total,
+        margin=rolled.margin,
+        hit=hit,
+        critical=hit and rolled.critical,
+        critical_failure=not interrupted and rolled.critical_failure,
+        interrupted=interrupted,
+        active_defense=defense.active,
+        dice=attack_dice + defense.dice,
+    )
+    events: list[Event] = [resolved]
+    defender = defense.defender
+    if interrupted:
+        # Restart on the next segment with speed + 1; its next declaration follows the new landing.
+        restart = now + 1
+        speed = action.speed + house.interrupt_speed_penalty
+        lands = clock.lands_at(restart, speed)
+        again = dataclasses.replace(
+            action, declared_tick=restart, speed=speed, lands_tick=lands, restarts=action.restarts + 1
+        )
+        attacker = dataclasses.replace(attacker, pending=again, ready_tick=lands)
+        events.append(
+            AttackInterrupted(
+                attacker.id,
+                defender.id,
+                clock.minute_of(restart),
+                clock.segment_of(restart),
+                speed,
+                (Modifier("speed", action.speed), Modifier("interrupted", house.interrupt_speed_penalty)),
+                clock.minute_of(lands),
+                clock.segment_of(lands),
+            )
+        )
+        return Outcome(state.replace(attacker, defender), tuple(events))
+    attacker = _finish(attacker, now)
+    if hit:
+        rolled_damage = roll_damage(
+            attacker.sheet,
+            weapon,
+            action.damage_type,  # type: ignore[arg-type]
+            grip,
+            margin=rolled.margin,
+            critical=rolled.critical,
+            element=action.element,
+            armour=defender.sheet.armour_row(),
+            dice=dice,
+            enchantment=action.enchantment,
+            circumstance=action.circumstance,
+        )
+        events.append(
+            DamageRolled(
+                attacker.id,
+                defender.id,
+                rolled_damage.terms,
+                rolled_damage.raw,
+                rolled_damage.armour_name,
+                rolled_damage.armour,
+                rolled_damage.armour_ignored,
+                rolled_damage.vital,
+                rolled_damage.total,
+                rolled_damage.dice,
+            )
+        )
+        defender, taken = health.take_damage(
+            defender, rolled_damage.total, now, house, location=action.called_location
+        )
+        events.extend(taken)
+    return Outcome(state.replace(attacker, defender), tuple(events))

@@ -1,0 +1,87 @@
+"""The roster and the GM's direct changes in a Kaernest encounter (COMMANDS.md ``/encounter add``,
+``/encounter remove``, ``/gm damage``, ``/gm heal``; RULES.md §2 "Health" for what damage does).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from rules.errors import InvalidInput, NotAllowed
+from rules.events import Event, Outcome
+from rules.systems.kaernest import health
+from rules.systems.kaernest import sheet as sheets
+from rules.systems.kaernest.events import CombatantAdded, CombatantRemoved, WoundEffectSet
+from rules.systems.kaernest.house import HouseRules
+from rules.systems.kaernest.sheet import Sheet
+from rules.systems.kaernest.state import Combatant, KaernestState, Posture
+
+MAX_ID = 64
+MAX_EFFECT = 500
+
+
+def add_combatant(
+    state: KaernestState,
+    combatant_id: str,
+    sheet: Sheet,
+    *,
+    side: str = "party",
+    posture: Posture = "passive",
+) -> Outcome[KaernestState]:
+    """Enter a combatant (last in entry order). It gets its place on the timeline from initiative."""
+    if not combatant_id or len(combatant_id) > MAX_ID:
+        raise InvalidInput(f"A combatant id of 1 to {MAX_ID} characters, please.")
+    if state.has(combatant_id):
+        raise NotAllowed(f"`{combatant_id}` is already in this encounter.")
+    sheets.validate(sheet)
+    combatant = Combatant(
+        id=combatant_id, sheet=sheet, entry=state.next_entry, side=side or "party", posture=posture
+    )
+    new = dataclasses.replace(state, combatants=(*state.combatants, combatant))
+    return Outcome(new, (CombatantAdded(combatant.id, sheet.name, combatant.side, sheet.npc),))
+
+
+def remove_combatant(state: KaernestState, combatant_id: str) -> Outcome[KaernestState]:
+    """Attacks already aimed at it are cancelled when they land (``attack.resolve_attack``)."""
+    gone = state.get(combatant_id)
+    new = dataclasses.replace(state, combatants=tuple(c for c in state.combatants if c.id != combatant_id))
+    return Outcome(new, (CombatantRemoved(gone.id, gone.name),))
+
+
+def gm_damage(
+    state: KaernestState, combatant_id: str, amount: int, house: HouseRules, *, location: str | None = None
+) -> Outcome[KaernestState]:
+    """``/gm damage``: one hit of ``amount`` after armour (a wound if over 1.5×Health)."""
+    target = state.get(combatant_id)
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidInput("Damage is a whole number.")
+    hurt, events = health.take_damage(
+        target, amount, state.tick, house, location=(location or "").strip() or None, source="gm"
+    )
+    return Outcome(state.replace(hurt), tuple(events))
+
+
+def gm_heal(state: KaernestState, combatant_id: str, amount: int) -> Outcome[KaernestState]:
+    """``/gm heal``. A combatant that comes back up rolls initiative again (seed)."""
+    target = state.get(combatant_id)
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidInput("Healing is a whole number.")
+    healed, events = health.heal(target, amount)
+    return Outcome(state.replace(healed), tuple(events))
+
+
+def set_wound_effect(
+    state: KaernestState, combatant_id: str, wound: int, effect: str
+) -> Outcome[KaernestState]:
+    """The GM writes the specific effect of a (called-shot) wound; ``wound`` counts from 1."""
+    target = state.get(combatant_id)
+    if not 1 <= wound <= len(target.wounds):
+        raise InvalidInput(f"{target.name} has {len(target.wounds)} wound(s); pick one from 1.")
+    if len(effect) > MAX_EFFECT:
+        raise InvalidInput(f"An effect is at most {MAX_EFFECT} characters.")
+    wounds = list(target.wounds)
+    wounds[wound - 1] = dataclasses.replace(wounds[wound - 1], effect=effect.strip())
+    updated = dataclasses.replace(target, wounds=tuple(wounds))
+    events: tuple[Event, ...] = (
+        WoundEffectSet(target.id, wound, wounds[wound - 1].location, effect.strip()),
+    )
+    return Outcome(state.replace(updated), events)
