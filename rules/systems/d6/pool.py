@@ -134,5 +134,14 @@ def roll_pool(
             wild_value = 0
     total = sum(d.value for d in kept_normal) + wild_value + wild_bonus + code.pips
     return PoolRoll(
-        code, normal, wild, tuple(explosions), wild_bonus, dropped, complication, explode, wild_one, max(0, total)
+        code,
+        normal,
+        wild,
+        tuple(explosions),
+        wild_bonus,
+        dropped,
+        complication,
+        explode,
+        wild_one,
+        max(0, total),
     )
