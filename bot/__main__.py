@@ -1,0 +1,129 @@
+"""``python -m bot`` / ``fray``: load .env → settings → logging → run.
+
+    fray                 run the bot (migrations are applied first)
+    fray migrate         apply migrations and exit
+    fray sync [--force]  sync the slash commands (--force: even when unchanged) and exit
+    fray health          exit 0 if the heartbeat file is fresher than 90 s, else 1 (Docker HEALTHCHECK)
+    fray revision MSG    autogenerate a migration from the models (developers)
+
+A settings problem prints one line to stderr and exits with status 2 (no traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from dotenv import load_dotenv
+
+from bot.settings import Settings, SettingsError, heartbeat_file_from_env
+
+HEALTH_MAX_AGE = 90.0
+EXIT_SETTINGS = 2
+
+log = logging.getLogger("bot")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fray", description="Fray: tabletop combat for Discord play-by-chat."
+    )
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (default)")
+    sub.add_parser("migrate", help="apply database migrations and exit")
+    sync = sub.add_parser("sync", help="sync slash commands and exit")
+    sync.add_argument("--force", action="store_true", help="sync even when the commands did not change")
+    sub.add_parser("health", help="exit 0 when the heartbeat is fresh (Docker HEALTHCHECK)")
+    revision = sub.add_parser("revision", help="autogenerate a migration from the models")
+    revision.add_argument("message")
+    return parser
+
+
+def health(path: Path, *, max_age: float = HEALTH_MAX_AGE, now: float | None = None) -> int:
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except OSError:
+        return 1
+    return 0 if age < max_age else 1
+
+
+async def _migrate(settings: Settings) -> None:
+    from bot.db import create_engine, migrate
+
+    engine = create_engine(settings.database_url, database_path=settings.database_path)
+    try:
+        revision = await migrate(engine)
+        log.info("database %s is at revision %s", settings.database_path, revision)
+    finally:
+        await engine.dispose()
+
+
+async def _revision(settings: Settings, message: str) -> None:
+    from bot.db import create_engine, make_revision, migrate
+
+    engine = create_engine(settings.database_url, database_path=settings.database_path)
+    try:
+        await migrate(engine)
+        await make_revision(engine, message)
+    finally:
+        await engine.dispose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = args.command or "run"
+    load_dotenv(Path.cwd() / ".env", override=False)
+    if command == "health":
+        try:
+            return health(heartbeat_file_from_env(os.environ))
+        except SettingsError as err:
+            print(f"fray: {err}", file=sys.stderr)
+            return 1  # Docker reserves 2; any failure is "unhealthy"
+    try:
+        settings = Settings.from_env(os.environ)
+    except SettingsError as err:
+        print(f"fray: {err}", file=sys.stderr)
+        return EXIT_SETTINGS
+
+    from bot.logs import setup_logging
+
+    setup_logging(settings.log_level, secrets=[settings.token])
+    try:
+        if command == "migrate":
+            asyncio.run(_migrate(settings))
+        elif command == "revision":
+            asyncio.run(_revision(settings, args.message))
+        elif command == "sync":
+            from bot.app import sync_once
+
+            result = asyncio.run(sync_once(settings, force=args.force))
+            if result is None:
+                return 1
+            log.info("%s: %s", result.scope, "synced" if result.synced else "unchanged, not synced")
+        else:
+            from bot.app import run_bot
+
+            asyncio.run(run_bot(settings))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:
+        import discord
+
+        if isinstance(err, discord.LoginFailure):
+            log.error(
+                "Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal and update .env"
+            )
+            return EXIT_SETTINGS
+        log.exception("fray stopped with an error")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

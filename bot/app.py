@@ -1,0 +1,224 @@
+"""The ``Fray`` bot: one class for production and tests.
+
+``setup_hook`` (after login, before the gateway): apply migrations → load the cogs as extensions → register
+their DynamicItems (persistent buttons) → sync commands when they changed → start the heartbeat. The tree's
+error handler is ``bot.tree.FrayTree`` (installed through ``tree_cls``).
+
+Production: ``await run_bot(settings)``. Tests: ``async with running(settings, dice_factory=...) as bot``, or
+``asyncio.create_task(bot.start(token))`` … ``await bot.close()``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import discord
+from discord.ext import commands
+
+from bot.db import create_engine, migrate, session_factory
+from bot.settings import Settings
+from bot.store import Store
+from bot.sync import SyncResult, sync_commands
+from bot.tree import FrayTree
+from rules.dice import DiceSource, RandomDice
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS: tuple[str, ...] = ("cogs.dice", "cogs.gm")
+ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
+
+SyncMode = Literal["auto", "force", "skip"]
+DiceFactory = Callable[[], DiceSource]
+Clock = Callable[[], datetime]
+GMSource = Callable[[discord.Interaction], Awaitable[bool]]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Fray(commands.Bot):
+    """Fray's Discord client. ``dice_factory`` and ``clock`` are injectable (tests); nothing else differs."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        dice_factory: DiceFactory | None = None,
+        clock: Clock | None = None,
+        sync: SyncMode = "auto",
+        heartbeat: bool = True,
+        extensions: Iterable[str] = EXTENSIONS,
+    ) -> None:
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:
+            shards["shard_count"] = settings.shard_count
+            if settings.shard_ids:
+                shards["shard_id"] = settings.shard_ids[0]
+        super().__init__(
+            command_prefix=commands.when_mentioned,  # no text commands; required by commands.Bot
+            help_command=None,
+            intents=discord.Intents.default(),
+            allowed_mentions=ALLOWED_MENTIONS,
+            tree_cls=FrayTree,
+            guild_ready_timeout=settings.guild_ready_timeout,
+            **shards,
+        )
+        self.settings = settings
+        self.clock: Clock = clock or utc_now
+        production_dice = RandomDice()
+        self.dice_factory: DiceFactory = dice_factory or (lambda: production_dice)
+        self.engine = create_engine(settings.database_url, database_path=settings.database_path)
+        self.sessions = session_factory(self.engine)
+        self.store = Store(self.sessions, self.clock)
+        # More ways to be a GM (e.g. "started the running encounter"): async predicates added by cogs.
+        self.gm_sources: list[GMSource] = []
+        self.last_sync: SyncResult | None = None
+        self._sync_mode: SyncMode = sync
+        self._heartbeat_enabled = heartbeat
+        self._heartbeat_task: asyncio.Task[None] | None = None
+        self._extension_names = tuple(extensions)
+
+    # --- start ------------------------------------------------------------------------------------------
+
+    async def setup_hook(self) -> None:
+        await migrate(self.engine)
+        for name in self._extension_names:
+            await self.load_extension(name)
+            self.add_dynamic_items(*getattr(self.extensions[name], "DYNAMIC_ITEMS", ()))
+        if self._sync_mode != "skip":
+            await self.sync_commands(force=self._sync_mode == "force")
+        if self._heartbeat_enabled:
+            self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="fray-heartbeat")
+
+    async def sync_commands(self, *, force: bool = False) -> SyncResult | None:
+        """Sync when the payload changed (or ``force``). A failed automatic sync is logged, not fatal."""
+        try:
+            self.last_sync = await sync_commands(
+                self.tree,
+                self.sessions,
+                application_id=self.application_id,
+                dev_guild_id=self.settings.dev_guild_id,
+                clock=self.clock,
+                force=force,
+            )
+        except discord.HTTPException:
+            if force:
+                raise
+            log.exception(
+                "command sync failed; the commands Discord shows may be out of date until the next start"
+            )
+            return None
+        return self.last_sync
+
+    def dice_source(self) -> DiceSource:
+        return self.dice_factory()
+
+    async def on_ready(self) -> None:
+        log.info(
+            "connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
+        )
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Fray has slash commands only; messages are not read."""
+
+    # --- heartbeat --------------------------------------------------------------------------------------
+
+    def gateway_connected(self) -> bool:
+        try:
+            ws = self.ws
+            return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+        except Exception:
+            return False
+
+    async def _heartbeat(self) -> None:
+        path = self.settings.heartbeat_file
+        path.parent.mkdir(parents=True, exist_ok=True)
+        while not self.is_closed():
+            if self.gateway_connected():
+                try:
+                    path.write_text(self.clock().isoformat() + "\n", encoding="utf-8")
+                except OSError:
+                    log.warning("cannot write the heartbeat file %s", path, exc_info=True)
+            await asyncio.sleep(self.settings.heartbeat_interval)
+
+    # --- stop -------------------------------------------------------------------------------------------
+
+    async def close(self) -> None:
+        task, self._heartbeat_task = self._heartbeat_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        try:
+            await super().close()
+        finally:
+            await self.engine.dispose()
+
+
+async def run_bot(settings: Settings, **injectables: Any) -> None:
+    """Run the bot until it is closed; SIGTERM (docker stop) and SIGINT close it cleanly."""
+    bot = Fray(settings, **injectables)
+    loop = asyncio.get_running_loop()
+    stopping: set[asyncio.Task[None]] = set()
+
+    def stop() -> None:
+        log.info("stopping")
+        stopping.add(loop.create_task(bot.close()))
+
+    installed = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, stop)
+            installed.append(sig)
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+        if stopping:
+            await asyncio.wait(stopping, timeout=10)
+
+
+async def sync_once(settings: Settings, *, force: bool = True) -> SyncResult | None:
+    """Log in over HTTP only (no gateway), migrate, load the cogs, sync, and close (``python -m bot sync``)."""
+    bot = Fray(settings, sync="force" if force else "auto", heartbeat=False)
+    async with bot:
+        await bot.login(settings.token)
+        return bot.last_sync
+
+
+@contextlib.asynccontextmanager
+async def running(
+    settings: Settings, *, ready_within: float = 15.0, **injectables: Any
+) -> AsyncIterator[Fray]:
+    """Start a real ``Fray`` in a task, wait (bounded) until it is ready, yield it, and close it (bounded)."""
+    bot = Fray(settings, **injectables)
+    async with bot:  # sets up the client's loop state before anything waits on it
+        task = asyncio.create_task(bot.start(settings.token), name="fray-bot")
+        ready = asyncio.create_task(bot.wait_until_ready(), name="fray-ready")
+        try:
+            done, _ = await asyncio.wait(
+                {task, ready}, timeout=ready_within, return_when=asyncio.FIRST_COMPLETED
+            )
+            if task in done:
+                task.result()  # startup failed: raise its error
+                raise RuntimeError("the bot stopped before it was ready")
+            if ready not in done:
+                raise TimeoutError(f"the bot was not ready within {ready_within} s")
+            yield bot
+        finally:
+            ready.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(bot.close(), ready_within)
+            if not task.done():
+                task.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(task, ready_within)

@@ -1,0 +1,72 @@
+"""``/roll`` and ``/gm roll`` through the change path: the channel's lock and transaction, its GM-queued dice
+consumed first (the rest saved back in the same transaction), the D6 house rules applied, and a secret roll
+stored for its reveal button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, get_args
+
+from bot.models import SecretRoll
+from bot.store import Store, Where
+from rules import notation
+from rules.dice import DiceSource, QueuedDice
+from rules.systems.d6.pool import ExplodeRule, WildOneRule
+
+D6_DEFAULTS = {"explode": "halved", "wild_one": "complication"}
+
+
+@dataclass(frozen=True, slots=True)
+class RollOutcome:
+    result: notation.RollResult
+    described: str
+    secret_id: int | None
+
+
+def d6_rules(house_rules: Mapping[str, Mapping[str, Any]]) -> tuple[str, str]:
+    """The channel's D6 ``explode`` and ``wild_one`` readings (defaults where unset or unknown)."""
+    d6 = house_rules.get("d6", {})
+    explode = str(d6.get("explode", D6_DEFAULTS["explode"]))
+    wild_one = str(d6.get("wild_one", D6_DEFAULTS["wild_one"]))
+    if explode not in get_args(ExplodeRule):
+        explode = D6_DEFAULTS["explode"]
+    if wild_one not in get_args(WildOneRule):
+        wild_one = D6_DEFAULTS["wild_one"]
+    return explode, wild_one
+
+
+async def roll_in_channel(
+    store: Store,
+    where: Where,
+    expression: str,
+    dice: DiceSource,
+    *,
+    user_id: int,
+    secret: bool = False,
+    describe: Callable[[notation.RollResult], str] = notation.describe,
+) -> RollOutcome:
+    """Roll ``expression`` here. Bad notation raises ``NotationError`` before anything is drawn or saved."""
+    notation.parse(expression)  # refuse bad notation before taking the channel's lock
+    async with store.edit_channel(where) as edit:
+        explode, wild_one = d6_rules(edit.view.house_rules)
+        queued = QueuedDice(edit.config.dice_queue or [], dice)
+        result = notation.roll(expression, queued, d6_explode=explode, d6_wild_one=wild_one)  # type: ignore[arg-type]
+        if list(queued.remaining) != list(edit.config.dice_queue or []):
+            edit.config.dice_queue = list(queued.remaining)
+        described = describe(result)
+        secret_id = None
+        if secret:
+            row = SecretRoll(
+                guild_id=where.guild_id,
+                channel_id=where.channel_id,
+                user_id=user_id,
+                expression=result.expression[:200],
+                result_text=described,
+                created_at=store.clock(),
+            )
+            edit.session.add(row)
+            await edit.session.flush()
+            secret_id = row.id
+    return RollOutcome(result, described, secret_id)

@@ -1,0 +1,1 @@
+"""Discord-facing features, one extension module per feature (``cogs.dice``, ``cogs.gm``, ...)."""

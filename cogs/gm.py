@@ -1,0 +1,61 @@
+"""The ``/gm`` group: GM tools. Every subcommand is GM-only (Manage Server, the GM role, or a GM source).
+
+The group grows by composition: a feature module writes its GM subcommands as a plain mixin class of
+``@app_commands.command`` methods (like ``cogs.dice.DiceGMCommands``) and this cog inherits it. The cog's
+``interaction_check`` makes all of them GM-only; their callbacks receive this cog as ``self``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import BotError
+from bot.tree import NO_MENTIONS
+from cogs import _render as render
+from cogs._checks import require_gm, where
+from cogs.dice import DiceGMCommands
+
+if TYPE_CHECKING:
+    from bot.app import Fray
+
+
+@app_commands.guild_only()
+class GM(DiceGMCommands, commands.GroupCog, group_name="gm", group_description="GM tools"):
+    """``/gm system``, ``/gm role``, ``/gm roll`` (from ``DiceGMCommands``) …"""
+
+    def __init__(self, bot: Fray) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Fray], /) -> bool:  # type: ignore[override]
+        return await require_gm(interaction)
+
+    @app_commands.command(
+        name="system", description="Set the rule system of this channel (threads inherit it)"
+    )
+    @app_commands.describe(system="The rule system played here")
+    async def system(
+        self, interaction: discord.Interaction[Fray], system: Literal["nyra", "kaernest", "d6"]
+    ) -> None:
+        here = where(interaction)
+        await self.bot.store.set_system(here, system)
+        await interaction.response.send_message(
+            render.system_set(system, thread=here.parent_id is not None), allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="role", description="Set the server's GM role")
+    @app_commands.describe(role="Members with this role are GMs (as are members with Manage Server)")
+    async def role(self, interaction: discord.Interaction[Fray], role: discord.Role) -> None:
+        here = where(interaction)
+        if role.is_default():
+            raise BotError(render.role_is_everyone())
+        await self.bot.store.set_gm_role(here.guild_id, role.id)
+        await interaction.response.send_message(render.role_set(role.id), allowed_mentions=NO_MENTIONS)
+
+
+async def setup(bot: Fray) -> None:
+    await bot.add_cog(GM(bot))

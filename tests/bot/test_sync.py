@@ -1,0 +1,104 @@
+"""Command sync happens only when the payload changed for that scope (or when forced)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.db import create_engine, migrate, session_factory
+from bot.models import CommandSync
+from bot.settings import Settings
+from bot.sync import command_payload, payload_hash, sync_commands
+
+
+class CountingTree(app_commands.CommandTree):
+    def __init__(self) -> None:
+        super().__init__(discord.Client(intents=discord.Intents.none()))
+        self.synced: list[int | None] = []
+        self.fail = False
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list:  # type: ignore[override]
+        if self.fail:
+            raise discord.HTTPException(_Response(), "boom")
+        self.synced.append(None if guild is None else guild.id)
+        return []
+
+
+class _Response:
+    status = 500
+    reason = "Internal Server Error"
+
+
+def make_tree(description: str = "Roll dice") -> CountingTree:
+    tree = CountingTree()
+
+    @tree.command(name="roll", description=description)
+    async def roll(interaction: discord.Interaction, expression: str) -> None: ...
+
+    return tree
+
+
+def clock() -> datetime:
+    return datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@pytest.fixture
+async def sessions(bot_settings: Settings):
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    await migrate(engine)
+    yield session_factory(engine)
+    await engine.dispose()
+
+
+async def test_unchanged_commands_do_not_sync_again(sessions) -> None:
+    first = await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
+    assert first.synced and first.scope == "global"
+    tree = make_tree()
+    again = await sync_commands(tree, sessions, application_id=1, dev_guild_id=None, clock=clock)
+    assert not again.synced and tree.synced == []
+    async with sessions() as session:
+        row = await session.get(CommandSync, "global")
+        assert row.payload_hash == first.payload_hash and row.synced_at == clock()
+
+
+async def test_changed_commands_force_and_new_application_sync(sessions) -> None:
+    await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
+    changed = make_tree("Roll some dice")
+    assert (await sync_commands(changed, sessions, application_id=1, dev_guild_id=None, clock=clock)).synced
+    forced = make_tree("Roll some dice")
+    assert (
+        await sync_commands(forced, sessions, application_id=1, dev_guild_id=None, clock=clock, force=True)
+    ).synced
+    assert forced.synced == [None]
+    other_app = make_tree("Roll some dice")
+    assert (await sync_commands(other_app, sessions, application_id=2, dev_guild_id=None, clock=clock)).synced
+
+
+async def test_dev_guild_scope_copies_global_commands(sessions) -> None:
+    tree = make_tree()
+    result = await sync_commands(tree, sessions, application_id=1, dev_guild_id=42, clock=clock)
+    assert result.synced and result.scope == "42" and tree.synced == [42]
+    assert [c["name"] for c in command_payload(tree, discord.Object(42))] == ["roll"]
+    again = make_tree()
+    assert not (await sync_commands(again, sessions, application_id=1, dev_guild_id=42, clock=clock)).synced
+    # the global scope is separate
+    assert (
+        await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
+    ).synced
+
+
+async def test_a_failed_sync_stores_nothing(sessions) -> None:
+    tree = make_tree()
+    tree.fail = True
+    with pytest.raises(discord.HTTPException):
+        await sync_commands(tree, sessions, application_id=1, dev_guild_id=None, clock=clock)
+    async with sessions() as session:
+        assert await session.get(CommandSync, "global") is None
+
+
+def test_the_hash_ignores_key_order() -> None:
+    assert payload_hash([{"a": 1, "b": 2}], 1) == payload_hash([{"b": 2, "a": 1}], 1)
+    assert payload_hash([{"a": 1}], 1) != payload_hash([{"a": 2}], 1)

@@ -1,0 +1,90 @@
+"""Start-up as production does it: migrations, sync only when changed, heartbeat, the error handler."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import re
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.__main__ import health
+from bot.app import running
+from bot.settings import Settings
+from tests.e2e.conftest import Harness
+from tests.fakediscord import FakeDiscord
+
+INCIDENT = re.compile(r"incident `([0-9a-f]{8})`")
+
+
+async def test_commands_are_synced_once_and_not_again_when_unchanged(fray: Harness) -> None:
+    assert len(fray.fd.sync_calls) == 1
+    assert {c["name"] for c in fray.fd.global_commands} == {"roll", "gm"}
+    gm = next(c for c in fray.fd.global_commands if c["name"] == "gm")
+    assert {o["name"] for o in gm["options"]} >= {"system", "role", "roll"}
+    bot = await fray.restart()
+    assert len(fray.fd.sync_calls) == 1, "an unchanged command set must not be synced again"
+    assert bot.last_sync is not None and not bot.last_sync.synced
+
+
+async def test_a_changed_command_set_is_synced(fray: Harness) -> None:
+    assert fray.bot is not None
+    add_test_command(fray.bot, "ping")
+    result = await fray.bot.sync_commands()
+    assert result is not None and result.synced and len(fray.fd.sync_calls) == 2
+    assert (await fray.bot.sync_commands()).synced is False  # type: ignore[union-attr]
+
+
+async def test_the_heartbeat_is_fresh_while_connected(fray: Harness) -> None:
+    assert fray.bot is not None and fray.bot.gateway_connected()
+    for _ in range(50):
+        if fray.settings.heartbeat_file.exists():
+            break
+        await asyncio.sleep(0.05)
+    assert health(fray.settings.heartbeat_file) == 0
+
+
+def add_test_command(bot: discord.Client, name: str, *, respond_first: bool = False) -> None:
+    async def callback(interaction: discord.Interaction) -> None:
+        if respond_first:
+            await interaction.response.send_message("working on it")
+        raise ZeroDivisionError("a test-only bug")
+
+    bot.tree.add_command(app_commands.Command(name=name, description="test only", callback=callback))
+
+
+@pytest.mark.parametrize("respond_first", [False, True])
+async def test_an_unexpected_error_yields_an_apology_with_an_incident_id(
+    fray: Harness, caplog: pytest.LogCaptureFixture, respond_first: bool
+) -> None:
+    assert fray.bot is not None
+    add_test_command(fray.bot, "boom", respond_first=respond_first)
+    await fray.bot.sync_commands()
+    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+        r = await fray.fd.invoke(fray.channel, fray.player, "boom")
+        if respond_first:
+            await r.wait_followups(1)
+    apology = r.followups[0] if respond_first else r.response
+    assert apology is not None and apology.ephemeral
+    match = INCIDENT.search(apology.content)
+    assert match, apology.content
+    logged = [rec for rec in caplog.records if match[1] in rec.getMessage()]
+    assert logged and logged[0].exc_info and logged[0].exc_info[0] is ZeroDivisionError
+
+
+async def test_dev_guild_scope(fake_discord_world: FakeDiscord, e2e_settings: Settings) -> None:
+    fd = fake_discord_world
+    guild = fd.add_guild("Dev")
+    channel = guild.add_channel("tests")
+    member = guild.add_member("dev", manage_guild=True)
+    settings = dataclasses.replace(e2e_settings, dev_guild_id=guild.id)
+    async with running(settings, ready_within=10):
+        await fd.wait_until_ready(timeout=10)
+        assert fd.global_commands == []
+        assert {c["name"] for c in fd.guild_commands[guild.id]} == {"roll", "gm"}
+        r = await fd.invoke(channel, member, "gm system", system="nyra")
+        assert not r.ephemeral and "Nyra" in r.content
+    assert [scope for scope, _ in fd.sync_calls] == [guild.id]
