@@ -90,4 +90,131 @@ class SecretRoll(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
+# --- characters and encounters (issue 6) --------------------------------------------------------------
+
+
+class Character(SQLModel, table=True):
+    """A sheet, owned by one member in one server. ``name_key`` (casefolded) is unique per server and owner."""
+
+    __tablename__ = "character"
+    __table_args__ = (
+        sa.UniqueConstraint("guild_id", "owner_id", "name_key", name="uq_character_owner_name"),
+        sa.CheckConstraint("system IN ('nyra', 'kaernest', 'd6')", name="ck_character_system"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, index=True)
+    owner_id: int = Field(sa_type=sa.BigInteger, index=True)
+    name: str = Field(sa_type=sa.String(64))
+    name_key: str = Field(sa_type=sa.String(64))
+    system: str = Field(sa_type=sa.String(16))
+    sheet: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    updated_at: datetime = Field(sa_type=UTCDateTime)
+
+
+class Encounter(SQLModel, table=True):
+    """One fight in one channel or thread. At most one not-ended encounter per channel (partial unique index).
+
+    Typed columns are what the tracker, autocomplete and reminders query; ``state`` is the system's own
+    rules state (``System.state_to_dict``), the source of truth the columns are projected from on every save.
+    """
+
+    __tablename__ = "encounter"
+    __table_args__ = (
+        sa.CheckConstraint("system IN ('nyra', 'kaernest', 'd6')", name="ck_encounter_system"),
+        sa.CheckConstraint("status IN ('setup', 'running', 'ended')", name="ck_encounter_status"),
+        sa.Index(
+            "uq_encounter_open_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=sa.text("status != 'ended'"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=sa.BigInteger, index=True)
+    channel_id: int = Field(sa_type=sa.BigInteger, index=True)
+    system: str = Field(sa_type=sa.String(16))
+    name: str = Field(sa_type=sa.String(100))
+    status: str = Field(default="setup", sa_type=sa.String(16))
+    started_by: int = Field(sa_type=sa.BigInteger)
+    round: int | None = Field(default=None)  # Nyra phase, D6 round
+    minute: int | None = Field(default=None)  # Kaernest
+    segment: int | None = Field(default=None)  # Kaernest, 30 … 1
+    turn_key: str | None = Field(default=None, sa_type=sa.String(64))
+    turn_combatant_id: int | None = Field(default=None)
+    turn_started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    heal_pool_size: int | None = Field(default=None)  # D6 party heal pool
+    heal_pool_used: int | None = Field(default=None)
+    heal_pool_instance: int | None = Field(default=None)
+    reminder_due_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
+    reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    state: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    created_at: datetime = Field(sa_type=UTCDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+class Combatant(SQLModel, table=True):
+    """One combatant of an encounter; its id (as text) is the id the rules state uses."""
+
+    __tablename__ = "combatant"
+
+    id: int | None = Field(default=None, primary_key=True)
+    encounter_id: int = Field(foreign_key="encounter.id", index=True, ondelete="CASCADE")
+    entry: int  # order of entry (initiative dice are drawn in this order)
+    name: str = Field(sa_type=sa.String(64))
+    owner_id: int | None = Field(default=None, sa_type=sa.BigInteger, index=True)
+    character_id: int | None = Field(default=None)
+    is_pc: bool = Field(default=True)
+    side: str = Field(default="party", sa_type=sa.String(64))
+    distance: int = Field(default=0)
+    initiative: int | None = Field(default=None)
+    hp: int | None = Field(default=None)
+    hp_max: int | None = Field(default=None)
+    damage: int | None = Field(default=None)  # Kaernest accumulated damage
+    location_damage: dict[str, int] = Field(default_factory=dict, sa_type=sa.JSON)  # Nyra
+    conditions: list[str] = Field(default_factory=list, sa_type=sa.JSON)
+    last_gasp_round: int | None = Field(default=None)  # D6
+    stored_healing: int | None = Field(default=None)  # D6
+
+
+class Grapple(SQLModel, table=True):
+    """A D6 grappling pair: ``counter`` toward ``a_id`` when positive (−3…+3); ``pinned_id`` when pinned."""
+
+    __tablename__ = "grapple"
+    __table_args__ = (sa.CheckConstraint("counter BETWEEN -3 AND 3", name="ck_grapple_counter"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    encounter_id: int = Field(foreign_key="encounter.id", index=True, ondelete="CASCADE")
+    a_id: int
+    b_id: int
+    counter: int = Field(default=0)
+    pinned_id: int | None = Field(default=None)
+
+
+class EventLog(SQLModel, table=True):
+    """One row per change to an encounter: who, which command, the dice, the events, and the undo snapshot.
+
+    ``undo`` holds the encounter exactly as it was before the change (row, combatants, grapples), so undo is
+    a restore, not an inverse computation; ``undone`` marks rows reverted by ``/gm undo``.
+    """
+
+    __tablename__ = "event_log"
+    __table_args__ = (sa.UniqueConstraint("encounter_id", "seq", name="uq_event_log_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    encounter_id: int = Field(foreign_key="encounter.id", index=True, ondelete="CASCADE")
+    seq: int
+    actor_id: int = Field(sa_type=sa.BigInteger)
+    command: str = Field(sa_type=sa.String(100))
+    summary: str = Field(default="", sa_type=sa.Text)
+    events: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
+    dice: list[dict[str, Any]] = Field(default_factory=list, sa_type=sa.JSON)
+    undo: dict[str, Any] | None = Field(default=None, sa_type=sa.JSON)
+    undone: bool = Field(default=False)
+    created_at: datetime = Field(sa_type=UTCDateTime)
+
+
 metadata = SQLModel.metadata
