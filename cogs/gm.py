@@ -18,13 +18,22 @@ from bot.tree import NO_MENTIONS
 from cogs import _render as render
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
+from cogs.gm_channel import ChannelGMCommands
+from cogs.gm_encounter import EncounterGMCommands
 
 if TYPE_CHECKING:
     from bot.app import Fray
 
 
 @app_commands.guild_only()
-class GM(DiceGMCommands, commands.GroupCog, group_name="gm", group_description="GM tools"):
+class GM(
+    DiceGMCommands,
+    ChannelGMCommands,
+    EncounterGMCommands,
+    commands.GroupCog,
+    group_name="gm",
+    group_description="GM tools",
+):
     """``/gm system``, ``/gm role``, ``/gm roll`` (from ``DiceGMCommands``) …"""
 
     def __init__(self, bot: Fray) -> None:
