@@ -179,6 +179,11 @@ class MiniBot(commands.Bot):
         async def broken(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("x" * 2001)
 
+        @self.tree.command(description="Reply, then announce")
+        async def announce(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("ok", ephemeral=True)
+            await interaction.channel.send("announced")
+
         @self.tree.command(description="Say and take back")
         async def oops(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("oops")
@@ -500,3 +505,9 @@ async def test_bot_side_rest_calls(table: Table) -> None:
     with pytest.raises(discord.NotFound):
         await channel.fetch_message(12345678901234567)
     assert fd.take_problems() == [f"REST: unknown message 12345678901234567 in channel {channel.id}"]
+
+
+async def test_invoke_waits_for_the_bot_to_go_quiet(table: Table) -> None:
+    r = await table.fd.invoke(table.channel, table.alice, "announce")
+    assert r.ephemeral and r.content == "ok"
+    assert [m.content for m in table.fd.channel_messages(table.channel)] == ["announced"]
