@@ -21,6 +21,7 @@ ExplodeRule = Literal["halved", "full"]
 WildOneRule = Literal["complication", "drop", "none"]
 
 MAX_POOL_DICE = 100
+MAX_WILD_EXPLOSIONS = 20  # re-rolls of one Wild Die; the chance of reaching it by luck is 6^-20
 _CODE = re.compile(r"^\s*(\d{1,3})\s*[dD]\s*(?:([+-])\s*(\d{1,3}))?\s*$")
 
 
@@ -112,7 +113,8 @@ def roll_pool(
     wild = dice.roll(6, f"{label} wild".strip())
     explosions: list[Die] = []
     if wild.value == 6:
-        while True:
+        # Bounded: a GM queue (or a very lucky table) of sixes must not spin forever.
+        for _ in range(MAX_WILD_EXPLOSIONS):
             extra = dice.roll(6, f"{label} wild explodes".strip())
             explosions.append(extra)
             if extra.value != 6:
