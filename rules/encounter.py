@@ -197,3 +197,64 @@ class System(Protocol):
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: Any) -> TrackerView: ...
+
+
+# ---------------------------------------------------------------------------------------------------
+# Actions (`/attack`, `/defend`, `/grapple`, …): each system maps them onto its own flow of a turn.
+
+ACTION_KINDS: tuple[str, ...] = (
+    "attack",
+    "defend",
+    "grapple",
+    "heal",
+    "deathsave",
+    "move",
+    "disengage",
+    "stealth",
+    "reroll",  # /initiative reroll
+    "lockin",
+)
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action as a member asked for it (COMMANDS.md "Turns and actions"); options a kind does not use
+    stay at their defaults. ``actor`` and ``target`` are combatant ids (the Discord layer resolves names)."""
+
+    kind: str
+    actor: str
+    target: str | None = None
+    weapon: str | None = None
+    damage_type: str | None = None  # the `type` option
+    aim: str | None = None  # a location (Nyra aimed strike, Kaernest/D6 called shot)
+    grip: str | None = None  # Kaernest "1h" | "2h"
+    bonus: int = 0
+    stance: str | None = None  # /defend
+    grapple: str | None = None  # start | contest | throw | pin | takedown | release
+    storeys: int = 0  # grapple throw off a height
+    into: str | None = None  # grapple throw into "wall" | "object" | a combatant id
+    stat: str | None = None  # /deathsave with: charisma | perception
+    distance: int | None = None  # /move
+    cost: int | None = None  # /move: Nyra delay cost (GM-set)
+    light: str | None = None  # /stealth: dim | normal | daylight
+    lock: bool = False  # D6: declare and lock in at once (a one-action turn)
+
+
+@runtime_checkable
+class Actions(Protocol):
+    """What a system adds for the action commands (issue 7). Every method raises ``RulesError`` for actions
+    the rules do not allow now (out of turn, after lock-in, a weapon the actor lacks, …) and changes nothing.
+    """
+
+    def act(self, state: Any, action: Action, dice: DiceSource, house: Any) -> Outcome[Any]:
+        """Nyra: resolves at once. Kaernest: declares (then the clock advances by itself while nobody owes a
+        declaration). D6: declares into the turn's plan; ``lockin`` (or ``lock=True``) resolves it."""
+        ...
+
+    def choices(self, state: Any, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
+        """Autocomplete values for ``option`` (weapon, type, aim, stance, into …) given what is typed so far."""
+        ...
+
+    def allowed_actions(self, state: Any, actor: str) -> tuple[str, ...]:
+        """The action kinds ``actor`` may use now (a D6 combatant in Last Gasp: only ``deathsave``)."""
+        ...
