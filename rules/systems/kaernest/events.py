@@ -251,3 +251,48 @@ class CheckRolled(Event):
     critical: bool
     critical_failure: bool
     dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class SegmentSet(Event):
+    """``/gm set segment``: the combatant next declares at (``minute``, ``segment``); an action under way
+    (``action``) now lands there."""
+
+    combatant: str
+    minute: int
+    segment: int
+    action: str | None = None
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class DamageSet(Event):
+    """``/gm set damage``: the accumulated damage corrected to ``total_damage`` (no wound is made)."""
+
+    combatant: str
+    previous: int
+    total_damage: int
+    condition_before: str
+    condition_after: str
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class CombatantFieldSet(Event):
+    """``/gm set`` of a plain field (Luck, side): its value before and after, as text."""
+
+    combatant: str
+    field: str
+    previous: str
+    value: str
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConditionChanged(Event):
+    """``/gm condition``: a GM-set condition without a Kaernest rule effect added or removed."""
+
+    combatant: str
+    condition: str
+    added: bool
+    dice: tuple[Die, ...] = ()

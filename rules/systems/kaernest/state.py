@@ -82,6 +82,8 @@ class Combatant:
     held_defensive: bool = False
     damage: int = 0
     wounds: tuple[Wound, ...] = ()
+    # GM-set conditions without a rule effect in Kaernest ("prone", "blinded"): shown, never applied.
+    conditions: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -115,10 +117,19 @@ class Combatant:
 
 @dataclass(frozen=True, slots=True)
 class KaernestState:
-    """A Kaernest encounter: the clock (``tick``) and the combatants in the order they entered."""
+    """A Kaernest encounter: the clock (``tick``) and the combatants in the order they entered.
+
+    ``turn_serial`` counts the turn passes made for the Discord layer (begin, ``/turn end``, ``/gm next``,
+    ``/gm set`` on the timeline) so that a turn key never repeats; 0 means the encounter has not begun.
+    """
 
     tick: int = 0
     combatants: tuple[Combatant, ...] = ()
+    turn_serial: int = 0
+
+    @property
+    def begun(self) -> bool:
+        return self.turn_serial > 0
 
     @property
     def minute(self) -> int:
@@ -150,6 +161,7 @@ class KaernestState:
         return {
             "system": "kaernest",
             "tick": self.tick,
+            "turn_serial": self.turn_serial,
             "combatants": [_combatant_dict(c) for c in self.combatants],
         }
 
@@ -178,6 +190,7 @@ def _combatant_dict(c: Combatant) -> dict[str, Any]:
         "held_defensive": c.held_defensive,
         "damage": c.damage,
         "wounds": [{f.name: getattr(w, f.name) for f in dataclasses.fields(Wound)} for w in c.wounds],
+        "conditions": list(c.conditions),
     }
 
 
@@ -205,6 +218,9 @@ def from_dict(raw: dict[str, Any]) -> KaernestState:
     tick = raw.get("tick", 0)
     if not isinstance(tick, int) or isinstance(tick, bool) or tick < 0:
         problems.append(FieldProblem("tick", "must be a whole number ≥ 0"))
+    serial = raw.get("turn_serial", 0)
+    if not isinstance(serial, int) or isinstance(serial, bool) or serial < 0:
+        problems.append(FieldProblem("turn_serial", "must be a whole number ≥ 0"))
     combatants = []
     for i, item in enumerate(raw.get("combatants", [])):
         path = f"combatants[{i}]"
@@ -224,8 +240,23 @@ def from_dict(raw: dict[str, Any]) -> KaernestState:
         wounds = tuple(
             _build(Wound, w, f"{path}.wounds[{j}]", problems) for j, w in enumerate(item.pop("wounds", []))
         )
+        conditions_raw = item.pop("conditions", [])
+        if not isinstance(conditions_raw, list | tuple) or not all(
+            isinstance(x, str) for x in conditions_raw
+        ):
+            problems.append(FieldProblem(f"{path}.conditions", "must be a list of words"))
+            conditions_raw = []
         combatant = _build(
-            Combatant, {**item, "sheet": sheet, "pending": pending, "wounds": wounds}, path, problems
+            Combatant,
+            {
+                **item,
+                "sheet": sheet,
+                "pending": pending,
+                "wounds": wounds,
+                "conditions": tuple(conditions_raw),
+            },
+            path,
+            problems,
         )
         if combatant is not None:
             for name in ("entry", "initiative", "ready_tick", "defenses_since_action", "damage"):
@@ -254,4 +285,4 @@ def from_dict(raw: dict[str, Any]) -> KaernestState:
         problems.append(FieldProblem("combatants", "two combatants share an id"))
     if problems:
         raise ValidationError(problems, "The encounter")
-    return KaernestState(tick=tick, combatants=tuple(combatants))
+    return KaernestState(tick=tick, combatants=tuple(combatants), turn_serial=serial)

@@ -27,6 +27,7 @@ from rules.systems.kaernest.events import (
     ActionResolved,
     ClockAdvanced,
     PostureChanged,
+    SegmentSet,
     Waited,
 )
 from rules.systems.kaernest.house import HouseRules
@@ -314,3 +315,28 @@ def advance(state: KaernestState, dice: DiceSource, house: HouseRules) -> Outcom
     else:
         raise AssertionError("the timeline did not settle; a landing was not resolved")
     return Outcome(state, tuple(events))
+
+
+def set_segment(state: KaernestState, combatant_id: str, tick: int) -> Outcome[KaernestState]:
+    """``/gm set segment``: the combatant next declares at ``tick`` (now or later). An action under way
+    lands there instead (it must still land after it was declared); initiative is unchanged."""
+    combatant = state.get(combatant_id)
+    if not combatant.up:
+        raise NotAllowed(f"{combatant.name} is {combatant.condition} and has no place on the timeline.")
+    if combatant.initiative is None:
+        raise NotAllowed(f"{combatant.name} has no initiative yet; set its initiative instead.")
+    if isinstance(tick, bool) or not isinstance(tick, int) or tick < state.tick:
+        raise InvalidInput(f"The clock is at {clock.label(state.tick)}; pick that segment or a later one.")
+    pending = combatant.pending
+    if pending is not None:
+        if tick <= pending.declared_tick:
+            raise InvalidInput(
+                f"{combatant.name}'s {pending.kind} was declared at {clock.label(pending.declared_tick)}; "
+                "it must land at a later segment."
+            )
+        pending = dataclasses.replace(pending, lands_tick=tick, speed=tick - pending.declared_tick)
+    updated = dataclasses.replace(combatant, ready_tick=tick, pending=pending)
+    event = SegmentSet(
+        combatant.id, clock.minute_of(tick), clock.segment_of(tick), pending.kind if pending else None
+    )
+    return Outcome(state.replace(updated), (event,))

@@ -23,6 +23,8 @@ from rules.systems.nyra.sheet import NyraSheet, validate_sheet
 from rules.systems.nyra.validation import Problems
 
 STANCES = ("dodge", "defense")
+MAX_CONDITIONS = 20
+MAX_CONDITION_LENGTH = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,8 @@ class NyraCombatant:
     stance: str | None = None
     durability: Mapping[str, int] = field(default_factory=dict)
     energy: int | None = None
+    is_pc: bool = True
+    conditions: tuple[str, ...] = ()
 
     @classmethod
     def from_sheet(
@@ -96,6 +100,8 @@ class NyraCombatant:
             "stance": self.stance,
             "durability": dict(self.durability),
             "energy": self.energy,
+            "is_pc": self.is_pc,
+            "conditions": list(self.conditions),
         }
 
     @classmethod
@@ -138,6 +144,18 @@ class NyraCombatant:
         energy = raw.get("energy")
         if energy is not None:
             energy = problems.integer(energy, "energy", minimum=0)
+        is_pc = raw.get("is_pc", True)
+        if not isinstance(is_pc, bool):
+            problems.add("is_pc", f"needs true or false, not {is_pc!r}")
+        conditions: list[str] = []
+        for i, item in enumerate(problems.sequence(raw.get("conditions", []), "conditions") or []):
+            text = problems.text(item, f"conditions[{i}]", max_length=MAX_CONDITION_LENGTH)
+            if text is not None and text in conditions:
+                problems.add(f"conditions[{i}]", f"repeats `{text}`")
+            elif text is not None:
+                conditions.append(text)
+        if len(conditions) > MAX_CONDITIONS:
+            problems.add("conditions", f"holds more than {MAX_CONDITIONS} conditions")
         if problems:
             raise ValidationError(problems.items, "The combatant")
         return cls(
@@ -152,6 +170,8 @@ class NyraCombatant:
             stance,
             durability,
             energy,
+            is_pc,
+            tuple(conditions),
         )
 
 
