@@ -450,3 +450,14 @@ class StealthCheckDue(Event):
 
     who: str
     dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class FieldSet(Event):
+    """A GM correction (`/gm set`): ``field`` of ``who`` went from ``before`` to ``after`` (as shown)."""
+
+    who: str
+    field: str
+    before: str
+    after: str
+    dice: tuple[Die, ...] = ()

@@ -41,13 +41,15 @@ def recompute_pool(state: D6State, reason: str) -> tuple[D6State, list[Event]]:
 
 
 def new_instance(state: D6State, items: int | None = None) -> tuple[D6State, list[Event]]:
-    """`/gm instance`: uses reset, capacity recomputed (``items``: extra heals from artifacts)."""
+    """`/gm instance`: the next instance; uses reset, capacity recomputed (``items``: heals from artifacts)."""
     pool = HealPool(
         capacity=state.heal_pool.capacity, uses=0, items=state.heal_pool.items if items is None else items
     )
     before = state.heal_pool
     state = dataclasses.replace(
-        state, heal_pool=dataclasses.replace(pool, capacity=pool_capacity(state, pool.items))
+        state,
+        heal_pool=dataclasses.replace(pool, capacity=pool_capacity(state, pool.items)),
+        instance=state.instance + 1,
     )
     after = state.heal_pool
     return state, [

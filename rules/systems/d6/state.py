@@ -315,6 +315,7 @@ class D6State:
     turn: int = 0
     grapples: tuple[Grapple, ...] = ()
     heal_pool: HealPool = HealPool()
+    instance: int = 1  # the heal pool's instance number (`/gm instance` starts the next)
     plan: Plan | None = None
 
     # -- lookups ---------------------------------------------------------------------------------------
@@ -381,6 +382,7 @@ class D6State:
             "turn": self.turn,
             "grapples": [g.to_dict() for g in self.grapples],
             "heal_pool": self.heal_pool.to_dict(),
+            "instance": self.instance,
             "plan": self.plan.to_dict() if self.plan else None,
         }
 
@@ -394,6 +396,7 @@ class D6State:
             turn=int(raw["turn"]),
             grapples=tuple(Grapple.from_dict(g) for g in raw["grapples"]),
             heal_pool=HealPool.from_dict(raw["heal_pool"]),
+            instance=int(raw.get("instance", 1)),  # states saved before instances were numbered
             plan=Plan.from_dict(raw["plan"]) if raw["plan"] else None,
         )
 
