@@ -349,6 +349,7 @@ class D6System:
         distance: int,
         is_pc: bool,
         house: HouseRules,
+        dice: DiceSource | None = None,  # unused: joining never rolls here
     ) -> Outcome[D6State]:
         """Enter with the sheet's current HP. After ``begin`` it joins the order from the next round."""
         side = " ".join((side or "").split()) or "party"
@@ -440,7 +441,15 @@ class D6System:
     def gm_fields(self) -> tuple[str, ...]:
         return gm.GM_FIELDS
 
-    def gm_set(self, state: D6State, cid: str, field: str, text: str, house: HouseRules) -> Outcome[D6State]:
+    def gm_set(
+        self,
+        state: D6State,
+        cid: str,
+        field: str,
+        text: str,
+        house: HouseRules,
+        dice: DiceSource | None = None,
+    ) -> Outcome[D6State]:
         return gm.gm_set(state, cid, field, text, house)
 
     def conditions(self) -> tuple[str, ...]:

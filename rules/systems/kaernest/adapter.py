@@ -289,6 +289,7 @@ class KaernestSystem:
         distance: int,
         is_pc: bool,
         house: HouseRules,
+        dice: DiceSource | None = None,  # unused: joining never rolls here
     ) -> Outcome[KaernestState]:
         posture = _template_posture(sheet)
         entered = dataclasses.replace(sheet, npc=not is_pc)
@@ -408,7 +409,13 @@ class KaernestSystem:
         return GM_FIELDS
 
     def gm_set(
-        self, state: KaernestState, cid: str, field: str, text: str, house: HouseRules
+        self,
+        state: KaernestState,
+        cid: str,
+        field: str,
+        text: str,
+        house: HouseRules,
+        dice: DiceSource | None = None,  # unused: no Kaernest setter rolls
     ) -> Outcome[KaernestState]:
         key = (field or "").strip().lower()
         if key == "initiative":
