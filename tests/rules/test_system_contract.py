@@ -77,6 +77,7 @@ def _encounter(system: System, seed: int):
             distance=i,
             is_pc=i % 2 == 1,
             house=house,
+            dice=dice,
         )
         state = out.state
     out = system.begin(state, dice, house, attackers="foes", surprise=0)
