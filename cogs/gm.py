@@ -20,6 +20,7 @@ from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
 from cogs.gm_channel import ChannelGMCommands
 from cogs.gm_encounter import EncounterGMCommands
+from cogs.gm_reminders import ReminderGMCommands
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -30,6 +31,7 @@ class GM(
     DiceGMCommands,
     ChannelGMCommands,
     EncounterGMCommands,
+    ReminderGMCommands,
     commands.GroupCog,
     group_name="gm",
     group_description="GM tools",
