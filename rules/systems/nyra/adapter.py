@@ -36,10 +36,12 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Event, Note, Outcome
 from rules.systems.nyra import api, sequence, turns
+from rules.systems.nyra.adapter_actions import NyraActions
 from rules.systems.nyra.creatures import creature
 from rules.systems.nyra.delay import turn_pool
 from rules.systems.nyra.events import FieldSet
-from rules.systems.nyra.house import RULE_SPECS, HouseRules, set_rule
+from rules.systems.nyra.house import BOOK as HOUSE_BOOK
+from rules.systems.nyra.house import HouseRules, set_rule
 from rules.systems.nyra.locations import WoundState
 from rules.systems.nyra.modifiers import stat_modifier
 from rules.systems.nyra.sheet import NyraSheet, validate_sheet
@@ -88,8 +90,9 @@ def _condition_key(text: str) -> str:
     return " ".join((text or "").split()).lower()
 
 
-class NyraSystem:
-    """``rules.encounter.System`` for Nyra (RULES.md §1)."""
+class NyraSystem(NyraActions):
+    """``rules.encounter.System`` for Nyra (RULES.md §1), with ``rules.encounter.Actions`` from ``NyraActions``
+    (adapter_actions.py)."""
 
     name = "nyra"
     title = "Nyra"
@@ -105,16 +108,7 @@ class NyraSystem:
         return house.to_dict()
 
     def describe_house(self, house: HouseRules) -> tuple[RuleInfo, ...]:
-        return tuple(
-            RuleInfo(
-                name=spec.name,
-                value=_rule_text(getattr(house, spec.name)),
-                default=_rule_text(spec.default),
-                allowed=_ALLOWED.get(spec.kind, spec.choices),
-                help=spec.help if spec.kind != "int" else f"{spec.help} ({spec.allowed}.)",
-            )
-            for spec in RULE_SPECS
-        )
+        return HOUSE_BOOK.infos(house)
 
     def set_house_rule(self, house: HouseRules, name: str, text: str) -> HouseRules:
         return set_rule(house, name, text)  # InvalidInput for an unknown rule or a bad value

@@ -6,11 +6,10 @@ allowed values or type, default, help), and ``set_rule`` changes one rule from t
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.errors import InvalidInput
+from rules.house_rules import RuleBook, RuleSpec
 
 TieRule = Literal["reroll", "defender", "attacker"]
 StanceRule = Literal["higher", "dodge", "defense"]
@@ -31,47 +30,12 @@ class HouseRules:
     auto_end_turn: AutoEndRule = "strikes"
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return BOOK.to_dict(self)
 
     @classmethod
     def from_dict(cls, raw: dict) -> HouseRules:
         """Unknown keys are ignored (an old channel row), missing keys take the default; values are checked."""
-        house = cls()
-        for spec in RULE_SPECS:
-            if spec.name in raw:
-                house = set_rule(house, spec.name, str(raw[spec.name]))
-        return house
-
-
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
-    """What ``/gm rules`` shows for one rule. ``kind`` is ``choice``, ``bool`` or ``int``."""
-
-    name: str
-    kind: Literal["choice", "bool", "int"]
-    default: str | bool | int
-    help: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    @property
-    def allowed(self) -> str:
-        if self.kind == "choice":
-            return ", ".join(self.choices)
-        if self.kind == "bool":
-            return "on, off"
-        return f"a whole number {self.minimum}..{self.maximum}"
-
-    def to_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "default": self.default,
-            "help": self.help,
-            "allowed": self.allowed,
-            "choices": list(self.choices),
-        }
+        return BOOK.from_dict(raw)
 
 
 _DEFAULTS = HouseRules()
@@ -129,49 +93,23 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     ),
 )
 
-_SPECS = {spec.name: spec for spec in RULE_SPECS}
-_TRUE = {"on", "true", "yes", "1", "y"}
-_FALSE = {"off", "false", "no", "0", "n"}
+BOOK: RuleBook[HouseRules] = RuleBook("Nyra", HouseRules, RULE_SPECS)
 
 
 def describe_rules(house: HouseRules | None = None) -> tuple[dict, ...]:
     """Each rule's description plus its current value (``/gm rules`` without a value)."""
-    house = house or HouseRules()
-    return tuple({**spec.to_dict(), "value": getattr(house, spec.name)} for spec in RULE_SPECS)
+    return BOOK.describe(house)
 
 
 def rule_names() -> tuple[str, ...]:
-    return tuple(_SPECS)
+    return BOOK.names()
 
 
 def parse_rule_value(name: str, text: str) -> str | bool | int:
     """The typed value of ``text`` for rule ``name``; ``InvalidInput`` names the allowed values."""
-    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
-    spec = _SPECS.get(key)
-    if spec is None:
-        raise InvalidInput(f"`{name}` is not a Nyra house rule. The rules are: {', '.join(_SPECS)}.")
-    value = (text or "").strip().lower()
-    if spec.kind == "choice":
-        if value not in spec.choices:
-            raise InvalidInput(f"`{text}` is not allowed for {spec.name}; choose one of: {spec.allowed}.")
-        return value
-    if spec.kind == "bool":
-        if value in _TRUE:
-            return True
-        if value in _FALSE:
-            return False
-        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; choose one of: {spec.allowed}.")
-    try:
-        number = int(value)
-    except ValueError:
-        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; it needs {spec.allowed}.") from None
-    if not spec.minimum <= number <= spec.maximum:  # type: ignore[operator]
-        raise InvalidInput(f"`{text}` is not allowed for {spec.name}; it needs {spec.allowed}.")
-    return number
+    return BOOK.parse(name, text)
 
 
 def set_rule(house: HouseRules, name: str, text: str) -> HouseRules:
     """A copy of ``house`` with one rule set from text (``tie_rule defender``, ``track_durability on``)."""
-    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
-    value = parse_rule_value(name, text)
-    return dataclasses.replace(house, **{key: value})
+    return BOOK.set(house, name, text)
