@@ -35,9 +35,11 @@ from rules.dice import DiceSource
 from rules.encounter import CombatantView, RuleInfo, SheetView, TrackerView, TurnStatus
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
-from rules.systems.kaernest import api, clock, creatures, defense, house, initiative, tables, timeline
+from rules.systems.kaernest import api, clock, creatures, defense, initiative, tables, timeline
 from rules.systems.kaernest import encounter as roster
 from rules.systems.kaernest import sheet as sheets
+from rules.systems.kaernest.adapter_actions import KaernestActions
+from rules.systems.kaernest.house import BOOK as HOUSE_BOOK
 from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.sheet import Sheet
 from rules.systems.kaernest.state import Combatant, KaernestState, order_key
@@ -120,7 +122,7 @@ def _template_posture(sheet: Sheet) -> str:
     return "passive"
 
 
-class KaernestSystem:
+class KaernestSystem(KaernestActions):
     name = "kaernest"
     title = "Kaernest"
 
@@ -135,17 +137,7 @@ class KaernestSystem:
         return api.house_to_dict(rules)
 
     def describe_house(self, rules: HouseRules) -> tuple[RuleInfo, ...]:
-        def text(value: object) -> str:
-            return ("on" if value else "off") if isinstance(value, bool) else str(value)
-
-        infos = []
-        for spec in house.RULE_SPECS:
-            allowed = spec.choices if spec.kind == "choice" else ("on", "off") if spec.kind == "bool" else ()
-            help_text = spec.help if spec.kind != "int" else f"{spec.help} Allowed: {spec.allowed}."
-            infos.append(
-                RuleInfo(spec.name, text(getattr(rules, spec.name)), text(spec.default), allowed, help_text)
-            )
-        return tuple(infos)
+        return HOUSE_BOOK.infos(rules)
 
     def set_house_rule(self, rules: HouseRules, name: str, text: str) -> HouseRules:
         return api.set_house_rule(rules, name, text)

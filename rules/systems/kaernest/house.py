@@ -7,11 +7,10 @@ the letter. ``RULE_SPECS`` describes every rule for ``/gm rules``; ``set_rule`` 
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from rules.errors import InvalidInput
+from rules.house_rules import RuleBook, RuleSpec
 
 NpcInitiative = Literal["fixed", "roll"]
 
@@ -38,40 +37,6 @@ class HouseRules:
     defensive_speed_bonus: int = 1
     # RULES.md §2 says Reflex + skill for active defense (no armour penalty); ``True`` subtracts it too.
     armour_penalty_on_active_defense: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
-    """What ``/gm rules`` shows for one rule: its name, kind, allowed values, default and help."""
-
-    name: str
-    kind: Literal["int", "bool", "choice"]
-    default: int | bool | str
-    help: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    @property
-    def allowed(self) -> str:
-        """The allowed values in words (``fixed, roll``; ``0..12``; ``on, off``)."""
-        if self.kind == "choice":
-            return ", ".join(self.choices)
-        if self.kind == "bool":
-            return "on, off"
-        return f"{self.minimum}..{self.maximum}"
-
-    def to_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "kind": self.kind,
-            "default": self.default,
-            "allowed": self.allowed,
-            "choices": list(self.choices),
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-            "help": self.help,
-        }
 
 
 _DEFAULTS = HouseRules()
@@ -122,66 +87,32 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     ),
 )
 
-_SPECS = {spec.name: spec for spec in RULE_SPECS}
-_TRUE = {"on", "true", "yes", "1"}
-_FALSE = {"off", "false", "no", "0"}
-
-# The description and the dataclass must list the same rules with the same defaults.
-assert [s.name for s in RULE_SPECS] == [f.name for f in dataclasses.fields(HouseRules)]
-assert all(getattr(_DEFAULTS, s.name) == s.default for s in RULE_SPECS)
+BOOK: RuleBook[HouseRules] = RuleBook("Kaernest", HouseRules, RULE_SPECS)
 
 
 def rule_names() -> tuple[str, ...]:
-    return tuple(_SPECS)
+    return BOOK.names()
 
 
 def describe(house: HouseRules | None = None) -> tuple[dict, ...]:
     """Every rule as a plain dict (name, kind, allowed, default, help) plus its ``value`` in ``house``."""
-    house = house or _DEFAULTS
-    return tuple({**spec.to_dict(), "value": getattr(house, spec.name)} for spec in RULE_SPECS)
+    return BOOK.describe(house)
 
 
 def parse_rule_value(name: str, text: str) -> int | bool | str:
     """The typed value of rule ``name`` written as ``text``; InvalidInput names the allowed values."""
-    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
-    spec = _SPECS.get(key)
-    if spec is None:
-        raise InvalidInput(f"`{name}` is not a Kaernest house rule. Rules: {', '.join(_SPECS)}.")
-    raw = (text or "").strip().lower()
-    if spec.kind == "bool":
-        if raw in _TRUE:
-            return True
-        if raw in _FALSE:
-            return False
-    elif spec.kind == "choice":
-        if raw in spec.choices:
-            return raw
-    else:
-        try:
-            value = int(raw)
-        except ValueError:
-            value = None
-        if value is not None and spec.minimum <= value <= spec.maximum:  # type: ignore[operator]
-            return value
-    raise InvalidInput(f"`{text}` is not a value for `{spec.name}`. Allowed: {spec.allowed}.")
+    return BOOK.parse(name, text)
 
 
 def set_rule(house: HouseRules, name: str, text: str) -> HouseRules:
     """A copy of ``house`` with rule ``name`` set from ``text`` (``/gm rules rule value``)."""
-    value = parse_rule_value(name, text)
-    key = name.strip().lower().replace("-", "_").replace(" ", "_")
-    return dataclasses.replace(house, **{key: value})
+    return BOOK.set(house, name, text)
 
 
 def to_dict(house: HouseRules) -> dict:
-    return {f.name: getattr(house, f.name) for f in dataclasses.fields(HouseRules)}
+    return BOOK.to_dict(house)
 
 
 def from_dict(raw: dict) -> HouseRules:
-    """Rules saved by ``to_dict``; unknown keys are ignored, each known one is validated as text."""
-    house = _DEFAULTS
-    for key, value in (raw or {}).items():
-        if key in _SPECS:
-            text = ("on" if value else "off") if isinstance(value, bool) else str(value)
-            house = set_rule(house, key, text)
-    return house
+    """Rules saved by ``to_dict``; unknown keys are ignored, each known one is validated."""
+    return BOOK.from_dict(raw)
