@@ -40,8 +40,10 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.systems.d6 import api, gm, tables
+from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
-from rules.systems.d6.house import RULE_SPECS, HouseRules, set_rule
+from rules.systems.d6.house import BOOK as HOUSE_BOOK
+from rules.systems.d6.house import HouseRules, set_rule
 from rules.systems.d6.initiative import roll_initiative
 from rules.systems.d6.save import is_pinned, natural_save, stagger_stacks
 from rules.systems.d6.sheet import ATTRIBUTES, Sheet, field_names, set_field, sheet_from_dict
@@ -128,8 +130,9 @@ def _plan_note(state: D6State) -> str | None:
     return f"{head}: {text}{tail}"
 
 
-class D6System:
-    """``rules.encounter.System`` for the D6 campaign (RULES.md §3)."""
+class D6System(D6Actions):
+    """``rules.encounter.System`` for the D6 campaign (RULES.md §3), with ``rules.encounter.Actions`` from
+    ``D6Actions`` (``adapter_actions.py``)."""
 
     name = "d6"
     title = "the D6 campaign"
@@ -145,20 +148,7 @@ class D6System:
         return house.to_dict()
 
     def describe_house(self, house: HouseRules) -> tuple[RuleInfo, ...]:
-        return tuple(
-            RuleInfo(
-                name=spec.name,
-                value=_rule_text(getattr(house, spec.name)),
-                default=_rule_text(spec.default),
-                allowed=spec.choices
-                if spec.type == "choice"
-                else ("on", "off")
-                if spec.type == "bool"
-                else (),
-                help=f"{spec.help} ({spec.allowed}.)" if spec.type == "int" else spec.help,
-            )
-            for spec in RULE_SPECS
-        )
+        return HOUSE_BOOK.infos(house)
 
     def set_house_rule(self, house: HouseRules, name: str, text: str) -> HouseRules:
         return set_rule(house, name, text)  # InvalidInput for an unknown rule or a bad value

@@ -6,11 +6,10 @@ resolution that applied a house rule names the reading it used, so the GM can al
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules.errors import FieldProblem, InvalidInput, ValidationError
+from rules.house_rules import RuleBook, RuleSpec
 
 ExplodeRule = Literal["halved", "full"]
 WildOneRule = Literal["complication", "drop", "none"]
@@ -31,53 +30,12 @@ class HouseRules:
     critical_effect: CriticalEffect = "double_natural_dice"
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return BOOK.to_dict(self)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> HouseRules:
-        """Read stored rules; unknown keys are refused, missing ones take the default."""
-        house = cls()
-        problems: list[FieldProblem] = []
-        for key, value in raw.items():
-            try:
-                house = set_rule(house, key, str(value))
-            except InvalidInput as err:
-                problems.append(FieldProblem(key, err.reason))
-        if problems:
-            raise ValidationError(problems, "House rules")
-        return house
-
-
-@dataclass(frozen=True, slots=True)
-class RuleSpec:
-    """Machine-readable description of one house rule (for `/gm rules` listing and autocomplete)."""
-
-    name: str
-    type: Literal["choice", "int", "bool"]
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    @property
-    def allowed(self) -> str:
-        if self.type == "choice":
-            return " | ".join(self.choices)
-        if self.type == "bool":
-            return "on | off"
-        return f"{self.minimum}..{self.maximum}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "type": self.type,
-            "default": self.default,
-            "help": self.help,
-            "choices": list(self.choices),
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-        }
+        """Read stored rules; unknown keys are ignored, missing ones take the default, bad values refused."""
+        return BOOK.from_dict(raw)
 
 
 RULE_SPECS: tuple[RuleSpec, ...] = (
@@ -117,64 +75,27 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
     ),
 )
 
-_SPECS = {spec.name: spec for spec in RULE_SPECS}
-_TRUE = {"on", "true", "yes", "1", "enabled"}
-_FALSE = {"off", "false", "no", "0", "disabled"}
+BOOK: RuleBook[HouseRules] = RuleBook("D6", HouseRules, RULE_SPECS)
 
 
 def rule_names() -> tuple[str, ...]:
-    return tuple(_SPECS)
+    return BOOK.names()
 
 
-def describe(house: HouseRules | None = None) -> list[dict[str, Any]]:
-    """Every rule with its allowed values, default, help and (if ``house`` is given) current value."""
-    rows = []
-    for spec in RULE_SPECS:
-        row = spec.to_dict()
-        row["allowed"] = spec.allowed
-        if house is not None:
-            row["value"] = getattr(house, spec.name)
-        rows.append(row)
-    return rows
+def describe(house: HouseRules | None = None) -> tuple[dict[str, Any], ...]:
+    """Every rule with its allowed values, default, help and current value."""
+    return BOOK.describe(house)
 
 
 def parse_value(name: str, text: str) -> Any:
     """Turn ``text`` into a value for rule ``name``; InvalidInput names the allowed values."""
-    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
-    spec = _SPECS.get(key)
-    if spec is None:
-        raise InvalidInput(f"`{name}` is not a D6 house rule. Rules: {', '.join(_SPECS)}.")
-    raw = (text or "").strip().lower()
-    if spec.type == "choice":
-        value = raw.replace("-", "_")
-        if value not in spec.choices:
-            raise InvalidInput(f"`{text}` is not allowed for {spec.name}. Allowed: {spec.allowed}.")
-        return value
-    if spec.type == "bool":
-        if raw in _TRUE:
-            return True
-        if raw in _FALSE:
-            return False
-        raise InvalidInput(f"`{text}` is not allowed for {spec.name}. Allowed: {spec.allowed}.")
-    try:
-        number = int(raw)
-    except ValueError:
-        raise InvalidInput(f"`{text}` is not a whole number; {spec.name} takes {spec.allowed}.") from None
-    assert spec.minimum is not None and spec.maximum is not None
-    if not spec.minimum <= number <= spec.maximum:
-        raise InvalidInput(f"{number} is out of range for {spec.name}. Allowed: {spec.allowed}.")
-    return number
+    return BOOK.parse(name, text)
 
 
 def set_rule(house: HouseRules, name: str, text: str) -> HouseRules:
     """A copy of ``house`` with one rule set from text (``/gm rules rule value``)."""
-    key = (name or "").strip().lower().replace("-", "_").replace(" ", "_")
-    value = parse_value(key, text)
-    return dataclasses.replace(house, **{key: value})
+    return BOOK.set(house, name, text)
 
 
 def reset_rule(house: HouseRules, name: str) -> HouseRules:
-    key = (name or "").strip().lower().replace("-", "_")
-    if key not in _SPECS:
-        raise InvalidInput(f"`{name}` is not a D6 house rule. Rules: {', '.join(_SPECS)}.")
-    return dataclasses.replace(house, **{key: _SPECS[key].default})
+    return BOOK.reset(house, name)

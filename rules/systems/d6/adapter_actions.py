@@ -1,0 +1,638 @@
+"""The D6 campaign behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/grapple`, `/heal`, `/deathsave`,
+`/move`, `/disengage`, `/stealth`, `/initiative reroll`, `/lockin`): the mixin ``D6Actions`` that ``D6System``
+inherits. A thin translation of an ``Action`` into the core's ``PlannedAction`` and its ``declare`` / ``lock_in``
+(``turn.py``), with every check the core would only make later (or less clearly) made up front, so a refusal
+always comes before any die is drawn and changes nothing (states are never mutated).
+
+The flow (RULES.md §3 "Turn"; COMMANDS.md "Turns and actions"):
+
+- **Whose turn.** Every action needs a begun fight and the actor holding the running turn (``turn()``'s
+  ``actors``); anyone else is refused with ``NotAllowed`` naming whose turn it is. An actor or target that is
+  not in the encounter is ``NotFound``.
+- **Declaring.** ``attack``, ``defend``, ``grapple``, ``heal``, ``move``, ``disengage`` and ``stealth`` add one
+  action to the turn's plan; nothing is rolled. The events are the core ``ActionDeclared`` and a ``Note`` with
+  the plan so far and the multi-action penalty every rolled action of it will carry at lock-in (for the
+  ephemeral reply); a heal adds a ``Note`` with the heals left. With ``action.lock`` the plan, this action
+  included, is locked in and resolved at once (the events of ``lockin`` follow the declaration's).
+- **lockin** resolves the declared plan in order, each roll with the turn's penalty (core ``lock_in``: an
+  action that became impossible on the way, e.g. its target fell, is skipped with a note). The events: a
+  ``Note`` with the plan, the core ``TurnLocked`` and every resolution, a ``Note`` with the heals left when
+  the plan healed, and a closing ``Note`` saying how the turn goes on. **The turn does not end by itself**:
+  the core never ends it at lock-in; the plan stays locked (nothing more can be declared, ``allowed_actions``
+  is empty) and the player ends it with `/turn end` (or the GM with `/gm next`). When the actor can take no
+  more turns after its own lock-in (a Death Save that bled it out), ``turn()`` turns idle and the GM moves on
+  with `/gm next`; the closing ``Note`` says which.
+- **reroll** (`/initiative reroll`) takes the whole turn: refused when anything else is declared, else
+  declared and resolved at once (the new total counts from the next round).
+- **deathsave** is the only action of a character in Last Gasp (every other kind is refused with a sentence
+  pointing to `/deathsave`) and is refused for anyone else. It resolves at once. ``stat`` is ``charisma`` or
+  ``perception``; left out, the higher of the two on the sheet (a tie: charisma). The growing bleed-out malus,
+  the stored healing and a rally are the core's (``last_gasp.py``).
+- Defenses last until the defender's next turn (core ``start_turn``); total defense and a reroll take the
+  whole turn (core).
+
+Per kind:
+
+- ``attack``: ``target`` required (never the actor itself: no D6 rule allows it; a dead target is refused; a
+  pinned attacker may only attack its pinner). ``weapon`` one the actor carries, or ``unarmed``; left out, the
+  core's default (the first weapon carried, else unarmed). The plan records the weapon's name, so two attacks
+  with the same weapon never count as dual wielding. ``aim`` (any text) = a called shot (house bonus to the
+  save); ``bonus`` a flat bonus to the roll. ``type`` and ``grip`` mean nothing in D6 (a ``Note`` says so).
+- ``defend``: ``stance`` block/parry/dodge or total-block/total-parry/total-dodge; block needs a shield, parry
+  a melee weapon or unarmed training; ``bonus`` flat. Total defense only as the turn's one action (core).
+- ``grapple``: ``grapple`` start/contest/throw/pin/takedown/release against ``target``, checked against the
+  counter **as it is now** (a plan cannot count on an earlier planned contest reaching 3): a move not allowed
+  now is refused naming the moves allowed against that target. Start: no grapple yet and the target is up.
+  Contest: in the grapple and not pinned. Throw/pin/take-down: the counter at 3 in the actor's favour (pin
+  once). Release: not behind. ``storeys`` (0 to 100) and ``into`` (``wall``, ``object`` or a combatant id,
+  not the two grapplers) go with a throw; ``bonus`` is the GM's environment modifier of a take-down.
+- ``heal``: ``target`` (the healer itself too: the seed does not forbid it; not a dead one); the healer must be
+  a PC with a heal left in the party pool, counting heals already planned this turn; an empty pool is refused
+  saying so. The heal uses the pool at lock-in whatever it rolls (core).
+- ``move``: ``distance`` required, 0 to the sheet's movement (half of it free, core). Refused while in a
+  grapple or engaged in melee, unless the plan already has a release or throw of that grapple and a disengage
+  from each engaged enemy (a grapple engages the two; a release ends the grapple, not the melee; a throw ends
+  both). A failed disengage then skips the move at lock-in (core). Leaving melee without disengaging (free
+  attacks for the enemies) has no option on the command, so it is not offered. ``cost`` is Nyra's: ignored.
+- ``disengage``: ``target`` = the enemy, one the actor is engaged with, once per plan.
+- ``stealth``: ``light`` dim/normal/daylight (default normal); refused while engaged or grappling (as ``move``).
+
+Options a kind does not use are ignored with a ``Note`` saying so (never silently).
+
+``choices`` never raises: ``weapon`` → the actor's weapons and ``unarmed``; ``stance`` → the six stances, block
+variants only with a shield and parry variants only with a melee weapon or unarmed training (all six when the
+actor is unknown); ``grapple`` (or ``action``) → the grapple moves allowed now against ``target`` (without a
+target: allowed against anyone); ``into`` → ``wall``, ``object`` and the ids of the combatants other than the
+actor and the target that are not dead; ``stat`` (or ``with``) → charisma, perception; ``light`` → dim, normal,
+daylight; anything else → ``()``.
+
+``allowed_actions``: () when it is not the actor's running turn or the plan is locked; in Last Gasp
+``("deathsave",)``; after total defense or a reroll was declared ``("lockin",)``; else the declared kinds the
+actor could use now (heal only for a PC with a heal left, grapple when some move is allowed, disengage when
+engaged, move and stealth when nothing holds it) plus ``reroll`` on an empty plan or ``lockin`` on a non-empty
+one.
+"""
+
+from __future__ import annotations
+
+from rules.dice import DiceSource
+from rules.encounter import ACTION_KINDS, Action
+from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.events import Event, Note, Outcome
+from rules.systems.d6 import gm
+from rules.systems.d6.attack import pick_weapon
+from rules.systems.d6.defense import parse_stance
+from rules.systems.d6.grapple import GRAPPLE_MOVES
+from rules.systems.d6.heal_pool import recompute_pool
+from rules.systems.d6.house import HouseRules
+from rules.systems.d6.last_gasp import DEATH_SAVE_STATS
+from rules.systems.d6.state import Combatant, D6State, PlannedAction
+from rules.systems.d6.stealth import LIGHT_MOD
+from rules.systems.d6.turn import declare, lock_in, multi_action_penalty
+
+DECLARED: tuple[str, ...] = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
+STANCE_CHOICES: tuple[str, ...] = ("block", "parry", "dodge", "total-block", "total-parry", "total-dodge")
+INTO_FIXED: tuple[str, ...] = ("wall", "object")
+LIGHTS: tuple[str, ...] = ("dim", "normal", "daylight")
+MAX_BONUS = 100
+MAX_STOREYS = 100
+
+_KINDS = {k.replace("_", ""): k for k in ACTION_KINDS} | {
+    "deathsave": "deathsave",
+    "initiativereroll": "reroll",
+    "rerollinitiative": "reroll",
+}
+
+# The options each kind reads (``target`` and the rest); anything else given is ignored with a note.
+_USED: dict[str, tuple[str, ...]] = {
+    "attack": ("target", "weapon", "aim", "bonus"),
+    "defend": ("stance", "bonus"),
+    "grapple": ("grapple", "target", "storeys", "into", "bonus"),
+    "heal": ("target", "bonus"),
+    "deathsave": ("stat",),
+    "move": ("distance",),
+    "disengage": ("target",),
+    "stealth": ("light", "bonus"),
+    "reroll": (),
+    "lockin": (),
+}
+_OPTION_NAMES = {"damage_type": "type", "grapple": "action", "stat": "with"}
+
+
+def _kind(text: str | None) -> str:
+    key = "".join((text or "").split()).lower().replace("-", "").replace("_", "")
+    if key not in _KINDS:
+        raise InvalidInput(f"Unknown action `{text}`. Actions: {', '.join(ACTION_KINDS)}.")
+    return _KINDS[key]
+
+
+def _name(state: D6State, cid: str) -> str:
+    return state.get(cid).name if state.has(cid) else cid
+
+
+# -- whose turn ----------------------------------------------------------------------------------------
+def _turn_actor(state: D6State) -> str | None:
+    """The combatant holding the running turn (as ``D6System.turn``), None when nobody does."""
+    holder = state.current
+    if state.round == 0 or holder is None or state.plan is None or not state.has(holder):
+        return None
+    return holder if gm.takes_turns(state.get(holder)) else None
+
+
+def _on_turn(state: D6State, cid: str) -> Combatant:
+    c = state.get(cid)  # NotFound
+    if state.round == 0:
+        raise NotAllowed("The fight has not begun: the GM rolls initiative first (`/encounter begin`).")
+    holder = _turn_actor(state)
+    if holder is None:
+        raise NotAllowed("No turn is running now; the GM moves on with `/gm next`.")
+    if holder != cid:
+        raise NotAllowed(f"It is {state.get(holder).name}'s turn, not {c.name}'s.")
+    return c
+
+
+def _planned(state: D6State) -> tuple[PlannedAction, ...]:
+    return state.plan.actions if state.plan is not None else ()
+
+
+def _whole_turn(plan: tuple[PlannedAction, ...]) -> bool:
+    return bool(plan) and (
+        plan[0].kind == "reroll_initiative" or (plan[0].kind == "defend" and plan[0].total)
+    )
+
+
+# -- what holds a combatant in place --------------------------------------------------------------------
+def _grapples_held(state: D6State, c: Combatant) -> list[str]:
+    """Ids of those ``c`` grapples that no planned release or throw ends first."""
+    ending = {a.target for a in _planned(state) if a.kind == "grapple" and a.move in ("release", "throw")}
+    return [g.other(c.id) for g in state.grapples_of(c.id) if g.other(c.id) not in ending]
+
+
+def _engaged(state: D6State, c: Combatant) -> list[str]:
+    """Ids of the active enemies ``c`` is engaged with that no planned disengage (or throw) parts it from."""
+    covered = {
+        a.target
+        for a in _planned(state)
+        if a.kind == "disengage" or (a.kind == "grapple" and a.move == "throw")
+    }
+    return [e for e in c.engaged_with if state.has(e) and state.get(e).can_act and e not in covered]
+
+
+def _names(state: D6State, ids: list[str]) -> str:
+    return ", ".join(_name(state, i) for i in ids)
+
+
+# -- grapple moves -------------------------------------------------------------------------------------
+def grapple_moves(state: D6State, actor: str, target: str) -> tuple[str, ...]:
+    """The grapple moves ``actor`` may make against ``target`` now (the counter as it is)."""
+    a, t = state.get(actor), state.get(target)
+    if actor == target or not a.can_act or t.status == "dead":
+        return ()
+    g = state.grapple(actor, target)
+    if g is None:
+        return ("start",) if t.can_act else ()
+    if g.pinned_id() == actor:
+        return ()
+    toward = g.toward(actor)
+    moves = {"contest"}
+    if toward >= 3:
+        moves |= {"throw", "takedown"} | (set() if g.pinned else {"pin"})
+    if toward >= 0:
+        moves.add("release")
+    return tuple(m for m in GRAPPLE_MOVES if m in moves)
+
+
+def _grapple_refusal(state: D6State, actor: str, target: str, move: str) -> str:
+    a, t = state.get(actor), state.get(target)
+    g = state.grapple(actor, target)
+    if t.status == "dead":
+        why = f"{t.name} is dead"
+    elif g is None:
+        why = f"{a.name} is not grappling {t.name}" if t.can_act else f"{t.name} is down"
+    elif g.pinned_id() == actor:
+        why = (
+            f"{a.name} is pinned by {t.name}: it cannot contest or let go, only attack {t.name} to break "
+            f"free (damage adding up to a quarter of {t.name}'s max HP)"
+        )
+    elif move == "start":
+        why = f"{a.name} and {t.name} are already grappling"
+    elif move == "release":
+        why = f"{a.name} is behind in this grapple (counter {g.toward(actor)}) and must contest to get free"
+    elif move == "pin" and g.pinned:
+        why = f"{t.name} is already pinned"
+    else:
+        why = f"a {move} needs the grapple counter at 3 in {a.name}'s favour (it is {g.toward(actor)})"
+    allowed = grapple_moves(state, actor, target)
+    tail = f"Allowed now: {', '.join(allowed)}." if allowed else f"No grapple move against {t.name} now."
+    return f"{a.name} cannot {move} {t.name}: {why}. {tail}"
+
+
+# -- the heal pool -------------------------------------------------------------------------------------
+def _heals_left(state: D6State) -> tuple[int, int]:
+    """(heals left counting those already planned this turn, pool size), as the core would see it now."""
+    pool = recompute_pool(state, "")[0].heal_pool
+    planned = sum(1 for a in _planned(state) if a.kind == "heal")
+    return max(0, pool.remaining - planned), pool.capacity
+
+
+# -- describing a plan ---------------------------------------------------------------------------------
+def describe(state: D6State, a: PlannedAction) -> str:
+    k = a.kind
+    if k == "attack":
+        text = f"attack {_name(state, a.target)} with {a.weapon or 'the first weapon'}"
+        if a.called:
+            text += f" (called shot{': ' + a.note if a.note else ''})"
+    elif k == "defend":
+        text = f"total {a.stance}" if a.total else a.stance
+    elif k == "grapple":
+        text = f"grapple {a.move} {_name(state, a.target)}"
+        if a.move == "throw" and a.storeys:
+            text += f" off {a.storeys} storey{'s' if a.storeys != 1 else ''}"
+        if a.move == "throw" and a.into:
+            text += f" into {_name(state, a.into)}"
+    elif k in ("heal", "disengage"):
+        text = f"{k} {_name(state, a.target)}"
+    elif k == "move":
+        text = f"move {a.distance}"
+    elif k == "stealth":
+        text = f"stealth ({a.light} light)"
+    elif k == "death_save":
+        text = f"Death Save ({a.stat})"
+    else:
+        text = a.note or k.replace("_", " ")
+    if a.bonus and k != "grapple":
+        text += f" {a.bonus:+d}"
+    if k == "grapple" and a.modifier:
+        text += f" (environment {a.modifier:+d})"
+    return f"{text} (free)" if a.free else text
+
+
+def plan_text(state: D6State, who: str, *, locked: bool) -> str:
+    plan = _planned(state)
+    c = state.get(who)
+    pen = multi_action_penalty(plan, c.sheet)
+    steps = "; ".join(f"{i}. {describe(state, a)}" for i, a in enumerate(plan, 1))
+    count = f"{pen.counted} action{'s' if pen.counted != 1 else ''} count"
+    if pen.free_declared:
+        count += f" ({pen.free_declared} free declared, {pen.free_allowed} allowed)"
+    penalty = f"every roll at −{pen.dice}D" if pen.dice else "no multi-action penalty"
+    if locked:
+        return f"{c.name} locks in: {steps}. {count}: {penalty}."
+    return f"{c.name}'s plan so far: {steps}. {count}: {penalty} at lock-in. `/lockin` resolves it."
+
+
+# -- building one planned action -----------------------------------------------------------------------
+def _target(state: D6State, c: Combatant, action: Action, what: str) -> Combatant:
+    ref = (action.target or "").strip()
+    if not ref:
+        raise InvalidInput(f"Name the combatant {c.name} {what} (`target`).")
+    return state.get(ref)  # NotFound
+
+
+def _bonus(action: Action) -> int:
+    bonus = action.bonus or 0
+    if not -MAX_BONUS <= bonus <= MAX_BONUS:
+        raise InvalidInput(f"A bonus is from −{MAX_BONUS} to {MAX_BONUS}, not {bonus}.")
+    return bonus
+
+
+def _unused_notes(kind: str, action: Action) -> list[Event]:
+    used = set(_USED[kind])
+    if kind == "grapple":
+        move = _grapple_move(action)
+        if move != "throw":
+            used -= {"storeys", "into"}
+        if move != "takedown":
+            used.discard("bonus")
+    given = {
+        "target": bool((action.target or "").strip()),
+        "weapon": bool((action.weapon or "").strip()),
+        "damage_type": bool((action.damage_type or "").strip()),
+        "aim": bool((action.aim or "").strip()),
+        "grip": bool((action.grip or "").strip()),
+        "bonus": bool(action.bonus),
+        "stance": bool((action.stance or "").strip()),
+        "grapple": bool((action.grapple or "").strip()),
+        "storeys": bool(action.storeys),
+        "into": bool((action.into or "").strip()),
+        "stat": bool((action.stat or "").strip()),
+        "distance": action.distance is not None,
+        "cost": action.cost is not None,
+        "light": bool((action.light or "").strip()),
+    }
+    label = "/initiative reroll" if kind == "reroll" else f"/{kind}"
+    return [
+        Note(f"`{_OPTION_NAMES.get(option, option)}` means nothing for `{label}` in D6; it is ignored.")
+        for option, present in given.items()
+        if present and option not in used
+    ]
+
+
+def _attack(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    t = _target(state, c, action, "attacks")
+    if t.id == c.id:
+        raise NotAllowed(f"{c.name} cannot attack itself; choose another target.")
+    if t.status == "dead":
+        raise NotAllowed(f"{t.name} is already dead.")
+    pin = next((g for g in state.grapples_of(c.id) if g.pinned_id() == c.id), None)
+    if pin is not None and not pin.has(t.id):
+        pinner = state.get(pin.other(c.id)).name
+        raise NotAllowed(f"{c.name} is pinned and can only attack {pinner} (to break free).")
+    weapon = pick_weapon(c.sheet, (action.weapon or "").strip())  # InvalidInput naming the weapons
+    aim = (action.aim or "").strip()
+    return PlannedAction(
+        "attack", target=t.id, weapon=weapon.name, called=bool(aim), bonus=_bonus(action), note=aim
+    )
+
+
+def _defend(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    if not (action.stance or "").strip():
+        raise InvalidInput(f"Choose a stance for {c.name}: {', '.join(STANCE_CHOICES)}.")
+    stance, total = parse_stance(action.stance or "")
+    if stance == "block" and not c.sheet.has_shield:
+        raise NotAllowed(f"{c.name} has no shield to block with; parry or dodge instead.")
+    if stance == "parry" and not (any(w.melee for w in c.sheet.weapons) or c.sheet.unarmed_trained):
+        raise NotAllowed(f"{c.name} needs a melee weapon (or unarmed training) to parry; dodge instead.")
+    return PlannedAction("defend", stance=stance, total=total, bonus=_bonus(action))
+
+
+def _grapple_move(action: Action) -> str:
+    return "".join((action.grapple or "").split()).lower().replace("-", "").replace("_", "")
+
+
+def _grapple(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    move = _grapple_move(action)
+    if move not in GRAPPLE_MOVES:
+        raise InvalidInput(f"Grapple actions: {', '.join(GRAPPLE_MOVES)}.")
+    t = _target(state, c, action, f"grapples ({move})")
+    if t.id == c.id:
+        raise NotAllowed(f"{c.name} cannot grapple itself; choose another target.")
+    if move not in grapple_moves(state, c.id, t.id):
+        raise NotAllowed(_grapple_refusal(state, c.id, t.id, move))
+    storeys, into, modifier = 0, "", 0
+    if move == "throw":
+        storeys = action.storeys or 0
+        if not 0 <= storeys <= MAX_STOREYS:
+            raise InvalidInput(f"Storeys are from 0 to {MAX_STOREYS}, not {storeys}.")
+        into = (action.into or "").strip()
+        if into.lower() in INTO_FIXED:
+            into = into.lower()
+        elif into:
+            hit = state.get(into)  # NotFound
+            if hit.id in (c.id, t.id):
+                raise InvalidInput(
+                    f"{t.name} cannot be thrown into {hit.name}: into `wall`, `object` or another combatant."
+                )
+            into = hit.id
+    if move == "takedown":
+        modifier = _bonus(action)
+    return PlannedAction("grapple", move=move, target=t.id, storeys=storeys, into=into, modifier=modifier)
+
+
+def _heal(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    t = _target(state, c, action, "heals")
+    if not c.is_pc:
+        raise NotAllowed("The party heal pool is for the party; the GM heals NPCs with `/gm heal`.")
+    if t.status == "dead":
+        raise NotAllowed(f"{t.name} is dead; no heal helps now.")
+    left, _ = _heals_left(state)
+    if left <= 0:
+        planned = any(a.kind == "heal" for a in _planned(state))
+        raise NotAllowed(
+            "The party's last heal this instance is already planned this turn."
+            if planned and recompute_pool(state, "")[0].heal_pool.remaining > 0
+            else "The party has no heals left this instance (the GM starts a new one with `/gm instance`)."
+        )
+    return PlannedAction("heal", target=t.id, bonus=_bonus(action))
+
+
+def _held_refusal(state: D6State, c: Combatant, doing: str) -> None:
+    held = _grapples_held(state, c)
+    if held:
+        raise NotAllowed(
+            f"{c.name} is in a grapple with {_names(state, held)}: {doing} only after releasing or "
+            "throwing (declare that first) or contesting free."
+        )
+    engaged = _engaged(state, c)
+    if engaged:
+        raise NotAllowed(
+            f"{c.name} is engaged in melee with {_names(state, engaged)}: declare `/disengage` from each first "
+            "(one action per enemy)."
+        )
+
+
+def _move(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    most = c.sheet.movement
+    if action.distance is None:
+        raise InvalidInput(
+            f"Say how far {c.name} moves (`distance`, up to {most}; up to {most // 2} is free)."
+        )
+    if action.distance < 0:
+        raise InvalidInput("Distance cannot be negative.")
+    if action.distance > most:
+        raise NotAllowed(f"{c.name} moves at most {most} in a turn.")
+    if action.distance > 0:
+        _held_refusal(state, c, "it can move")
+    return PlannedAction("move", distance=action.distance)
+
+
+def _disengage(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    e = _target(state, c, action, "disengages from")
+    if e.id == c.id:
+        raise NotAllowed(f"{c.name} cannot disengage from itself.")
+    if e.id not in c.engaged_with:
+        engaged = [x for x in c.engaged_with if state.has(x)]
+        tail = f" It is engaged with {_names(state, engaged)}." if engaged else " It is engaged with nobody."
+        raise NotAllowed(f"{c.name} is not engaged with {e.name}.{tail}")
+    if any(a.kind == "disengage" and a.target == e.id for a in _planned(state)):
+        raise NotAllowed(f"A disengage from {e.name} is already declared this turn.")
+    return PlannedAction("disengage", target=e.id)
+
+
+def _stealth(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    light = (action.light or "normal").strip().lower()
+    if light not in LIGHT_MOD:
+        raise InvalidInput(f"Light is one of {', '.join(LIGHTS)}.")
+    _held_refusal(state, c, "stealth is possible")
+    return PlannedAction("stealth", light=light, bonus=_bonus(action))
+
+
+def _death_save_stat(c: Combatant, action: Action) -> str:
+    stat = (action.stat or "").strip().lower()
+    if not stat:
+        return "perception" if c.sheet.perception > c.sheet.charisma else "charisma"
+    if stat not in DEATH_SAVE_STATS:
+        raise InvalidInput("A Death Save rolls Physique with `charisma` or `perception`.")
+    return stat
+
+
+_BUILDERS = {
+    "attack": _attack,
+    "defend": _defend,
+    "grapple": _grapple,
+    "heal": _heal,
+    "move": _move,
+    "disengage": _disengage,
+    "stealth": _stealth,
+}
+
+
+class D6Actions:
+    """``rules.encounter.Actions`` for the D6 campaign; mixed into ``D6System`` (see the module docstring)."""
+
+    # -- act -----------------------------------------------------------------------------------------
+    def act(self, state: D6State, action: Action, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
+        kind = _kind(action.kind)
+        c = _on_turn(state, action.actor)
+        plan = _planned(state)
+        assert state.plan is not None  # _on_turn: a running turn has a plan
+        if state.plan.locked:
+            raise NotAllowed(
+                f"{c.name}'s turn is already locked in; nothing can be added now. End it with `/turn end`."
+            )
+        if c.last_gasp is not None and kind != "deathsave":
+            raise NotAllowed(f"{c.name} is in Last Gasp: the only action is the Death Save (`/deathsave`).")
+        if kind == "lockin":
+            return self._lock_in(state, c, _unused_notes(kind, action), dice, house)
+        if kind == "deathsave":
+            if c.last_gasp is None:
+                raise NotAllowed(f"{c.name} is not in Last Gasp; there is no Death Save to make.")
+            planned = PlannedAction("death_save", stat=_death_save_stat(c, action))
+            return self._declare_and_lock(state, c, planned, _unused_notes(kind, action), dice, house)
+        if _whole_turn(plan):
+            raise NotAllowed(
+                f"{c.name}'s turn is already wholly taken (total defense or an initiative reroll): "
+                "`/lockin` to resolve it."
+            )
+        if kind == "reroll":
+            if plan:
+                raise NotAllowed(
+                    "Rerolling initiative takes the whole turn; it cannot join the actions already declared."
+                )
+            planned = PlannedAction("reroll_initiative")
+            return self._declare_and_lock(state, c, planned, _unused_notes(kind, action), dice, house)
+        planned = _BUILDERS[kind](state, c, action)
+        notes = _unused_notes(kind, action)
+        if action.lock:
+            return self._declare_and_lock(state, c, planned, notes, dice, house)
+        declared = declare(state, c.id, planned)  # the core's own checks (total defense alone, …)
+        events: list[Event] = [*notes, *declared.events, Note(plan_text(declared.state, c.id, locked=False))]
+        if planned.kind == "heal":
+            left, size = _heals_left(declared.state)
+            events.append(Note(f"Heal pool: {left} of {size} left after this heal (it is used at lock-in)."))
+        return Outcome(declared.state, tuple(events))
+
+    def _declare_and_lock(
+        self,
+        state: D6State,
+        c: Combatant,
+        planned: PlannedAction,
+        notes: list[Event],
+        dice: DiceSource,
+        house: HouseRules,
+    ) -> Outcome[D6State]:
+        declared = declare(state, c.id, planned)
+        return self._lock_in(declared.state, c, [*notes, *declared.events], dice, house)
+
+    def _lock_in(
+        self, state: D6State, c: Combatant, before: list[Event], dice: DiceSource, house: HouseRules
+    ) -> Outcome[D6State]:
+        if not _planned(state):
+            raise NotAllowed("Declare at least one action before locking in.")
+        shown = Note(plan_text(state, c.id, locked=True))
+        locked = lock_in(state, c.id, dice, house)
+        after = locked.state
+        events: list[Event] = [*before, shown, *locked.events]
+        if any(a.kind == "heal" for a in _planned(after)):
+            pool = after.heal_pool
+            events.append(
+                Note(
+                    f"Heal pool: {pool.remaining} of {pool.capacity} left this instance (instance {after.instance})."
+                )
+            )
+        if _turn_actor(after) == c.id:
+            events.append(Note(f"{c.name}'s turn is locked in; end it with `/turn end`."))
+        else:
+            events.append(Note(f"{c.name} can take no more turns now; the GM moves on with `/gm next`."))
+        return Outcome(after, tuple(events))
+
+    # -- choices -------------------------------------------------------------------------------------
+    def choices(self, state: D6State, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
+        try:
+            return self._choices(state, actor, option, action)
+        except Exception:  # autocomplete never fails: no suggestions instead
+            return ()
+
+    def _choices(self, state: D6State, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
+        key = (option or "").strip().lower()
+        ref = (actor or action.actor or "").strip()
+        me = state.get(ref) if ref and state.has(ref) else None
+        if key == "stat" or key == "with":
+            return DEATH_SAVE_STATS
+        if key == "light":
+            return LIGHTS
+        if key == "weapon":
+            if me is None:
+                return ()
+            carried = tuple(w.name for w in me.sheet.weapons)
+            return carried if any(w.lower() == "unarmed" for w in carried) else (*carried, "unarmed")
+        if key == "stance":
+            if me is None:
+                return STANCE_CHOICES
+            shield = me.sheet.has_shield
+            parry = any(w.melee for w in me.sheet.weapons) or me.sheet.unarmed_trained
+            return tuple(
+                s
+                for s in STANCE_CHOICES
+                if (shield or not s.endswith("block")) and (parry or not s.endswith("parry"))
+            )
+        if key == "grapple" or (key == "action" and _kind(action.kind) == "grapple"):
+            if me is None:
+                return ()
+            target = (action.target or "").strip()
+            if target:
+                return grapple_moves(state, me.id, target) if state.has(target) else ()
+            found: set[str] = set()
+            for other in state.combatants:
+                found |= set(grapple_moves(state, me.id, other.id))
+            return tuple(m for m in GRAPPLE_MOVES if m in found)
+        if key == "into":
+            skip = {ref, (action.target or "").strip()}
+            return (
+                *INTO_FIXED,
+                *(c.id for c in state.combatants if c.id not in skip and c.status != "dead"),
+            )
+        return ()
+
+    # -- allowed_actions -----------------------------------------------------------------------------
+    def allowed_actions(self, state: D6State, actor: str) -> tuple[str, ...]:
+        try:
+            c = state.get(actor)
+        except RulesError:
+            return ()
+        if _turn_actor(state) != c.id or state.plan is None or state.plan.locked:
+            return ()
+        plan = _planned(state)
+        if c.last_gasp is not None:
+            return () if plan else ("deathsave",)
+        if _whole_turn(plan):
+            return ("lockin",)
+        others = [o for o in state.combatants if o.id != c.id and o.status != "dead"]
+        allowed: list[str] = []
+        for kind in DECLARED:
+            if kind == "attack" and not others:
+                continue
+            if kind == "grapple" and not any(grapple_moves(state, c.id, o.id) for o in others):
+                continue
+            if kind == "heal" and (not c.is_pc or _heals_left(state)[0] <= 0):
+                continue
+            if kind == "disengage" and not _engaged(state, c):
+                continue
+            if kind in ("move", "stealth") and (_grapples_held(state, c) or _engaged(state, c)):
+                continue
+            allowed.append(kind)
+        allowed.append("lockin" if plan else "reroll")
+        return tuple(allowed)
+
+
+__all__ = ["D6Actions", "describe", "grapple_moves", "plan_text"]
