@@ -6,7 +6,19 @@ from pathlib import Path
 import pytest
 
 RULES = Path(__file__).resolve().parents[1] / "rules"
-FORBIDDEN = {"discord", "sqlmodel", "sqlalchemy", "aiosqlite", "asyncio", "time", "datetime", "os", "dotenv", "bot", "cogs"}
+FORBIDDEN = {
+    "discord",
+    "sqlmodel",
+    "sqlalchemy",
+    "aiosqlite",
+    "asyncio",
+    "time",
+    "datetime",
+    "os",
+    "dotenv",
+    "bot",
+    "cogs",
+}
 
 
 def _imports(path: Path) -> set[str]:
