@@ -217,4 +217,39 @@ class EventLog(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
+
+# --- turn reminders (issue 8) ---------------------------------------------------------------------------
+
+
+class ReminderConfig(SQLModel, table=True):
+    """Per channel or thread: the turn-reminder settings of ``/gm reminders``.
+
+    ``NULL`` means "not set here": a thread falls back, field by field, to its parent channel's row
+    (``parent_id``), then to the defaults (``bot.reminder_policy.DEFAULT_POLICY``).
+    """
+
+    __tablename__ = "reminder_config"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "then_step IS NULL OR then_step IN ('gm', 'skip', 'nothing')", name="ck_reminder_config_then"
+        ),
+        sa.CheckConstraint(
+            "max_reminders IS NULL OR max_reminders BETWEEN 0 AND 10", name="ck_reminder_config_max"
+        ),
+    )
+
+    channel_id: int = Field(
+        sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False}
+    )
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    parent_id: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
+    after_seconds: int | None = Field(default=None, nullable=True)
+    repeat_seconds: int | None = Field(default=None, nullable=True)
+    max_reminders: int | None = Field(default=None, nullable=True)
+    then_step: str | None = Field(default=None, sa_type=sa.String(8), nullable=True)
+    enabled: bool | None = Field(default=None, nullable=True)
+    updated_by: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
+    updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+
+
 metadata = SQLModel.metadata

@@ -1,0 +1,1 @@
+"""Benchmarks (``-m slow``): excluded from the default run."""
