@@ -1,9 +1,538 @@
-"""Placeholder: the encounters feature (issue 6)."""
+"""``/encounter start|join|add|remove|begin|status|log|end``, the turn announcement with its persistent
+**End turn** / **Status** buttons (``fray:end-turn:<encounter>:<turn key>``, ``fray:status:<encounter>``),
+and the "started the running encounter" GM source.
+
+Every change goes through ``bot.encounters.edit_encounter``; replies are sent after it commits. The flow
+helpers here (``reply_change``, ``announce_turn``, ``end_turn``) are shared by ``cogs.turns`` and the GM mixin
+``cogs.gm_encounter``.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.encounters import (
+    BadName,
+    EncounterEdit,
+    EncounterResult,
+    NoEncounter,
+    characters_of,
+    check_name,
+    check_range,
+    edit_encounter,
+    load_encounter,
+    log_rows,
+    running_encounter_starter,
+    start_encounter,
+)
+from bot.errors import BotError
+from bot.models import Character, Combatant
+from bot.tree import NO_MENTIONS, report_error
+from cogs import _render_encounters as text
+from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
+from cogs._checks import gm_only, is_gm, where
+from rules.errors import NotFound
+
+if TYPE_CHECKING:
+    from bot.app import Fray
+
+log = logging.getLogger(__name__)
+
+MAX_DISTANCE = 1000
+MAX_SURPRISE = 100
+MAX_COUNT = 20
+MAX_LOG = 25
+KEY_CHARS = re.compile(r"[A-Za-z0-9.-]")
+MAX_TOKEN = 60
 
 
-async def setup(bot: Any) -> None:
-    return None
+# --- turn keys in custom ids ----------------------------------------------------------------------------
+
+
+def turn_token(key: str) -> str:
+    """``key`` made safe for a custom id (``[A-Za-z0-9._~-]``, ≤ 60 characters); long keys are hashed."""
+    escaped = "".join(ch if KEY_CHARS.fullmatch(ch) else f"_{ord(ch):x}_" for ch in key or "-")
+    if len(escaped) <= MAX_TOKEN:
+        return escaped
+    return "~" + hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
+# --- replies --------------------------------------------------------------------------------------------
+
+
+def mentions_for(owner_id: int | None) -> discord.AllowedMentions:
+    if owner_id is None:
+        return NO_MENTIONS
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(owner_id)]
+    )
+
+
+def change_text(title: str, result: EncounterResult, extra: Sequence[str] = ()) -> str:
+    body = text.events_text(result.events, result.names)
+    return text.action_result(title, [*extra, body] if body else list(extra))
+
+
+async def reply_change(
+    interaction: discord.Interaction[Any], title: str, result: EncounterResult, *, extra: Sequence[str] = ()
+) -> None:
+    """The public reply to a change (after the commit), then the turn announcement when the turn passed."""
+    content = change_text(title, result, extra)
+    if interaction.response.is_done():
+        await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+    await announce_turn(interaction, result)
+
+
+def turn_view(encounter_id: int, turn_key: str | None, *, end_turn: bool = True) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if end_turn and turn_key is not None:
+        view.add_item(EndTurnButton(encounter_id, turn_token(turn_key)))
+    view.add_item(StatusButton(encounter_id))
+    return view
+
+
+def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord.AllowedMentions] | None:
+    """The announcement of the turn ``result`` started (``None`` when the turn did not pass)."""
+    if not result.turn_changed or result.status != "running":
+        return None
+    turn = result.turn
+    if not turn.actors:
+        if not result.tracker.begun:
+            return None
+        content = f"⏳ {text.clean(turn.label)}: nobody owes an action now; the GM moves on with `/gm next`."
+        return content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS
+    info = result.info(turn.actors[0])
+    name = info.name if info is not None else turn.actors[0]
+    owner = info.owner_id if info is not None and info.is_pc else None
+    content = text.turn_announcement(turn, name, owner)
+    # the key as the encounter row stores it (≤ 64), so buttons and reminders compare the same text
+    return content, turn_view(result.encounter_id, turn.key[:64]), mentions_for(owner)
+
+
+async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:
+    """When a turn started: a public message mentioning the controlling member only, with the buttons."""
+    message = turn_message(result)
+    if message is not None:
+        content, view, mentions = message
+        await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+
+
+async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
+    """The same announcement without an interaction (the reminder loop's skip)."""
+    message = turn_message(result)
+    if message is not None:
+        content, view, mentions = message
+        channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        await channel.send(content, view=view, allowed_mentions=mentions)
+
+
+# --- acting for a combatant -----------------------------------------------------------------------------
+
+
+def pick_actor(edit: EncounterEdit, user_id: int, as_name: str | None, gm: bool) -> Combatant:
+    """The combatant ``user_id`` acts for now: ``as`` (GM only), else its own combatant whose turn it is."""
+    if as_name:
+        if not gm:
+            raise BotError(text.as_needs_gm())
+        return edit.combatant(as_name)
+    own = [c for c in edit.combatants if c.owner_id == user_id]
+    if not own:
+        raise BotError(text.not_your_combatant())
+    actors = edit.turn().actors
+    mine = [c for c in own if str(c.id) in actors]
+    if mine:
+        return mine[0]
+    raise BotError(text.not_your_turn(edit.name_of(actors[0]) if actors else None))
+
+
+async def end_turn(
+    interaction: discord.Interaction[Any],
+    as_name: str | None = None,
+    *,
+    button: tuple[int, str] | None = None,
+) -> None:
+    """``/turn end`` and the End turn button: the actor ends its own turn (a GM may end anyone's)."""
+    bot = interaction.client
+    here = where(interaction)
+    gm = await is_gm(interaction) if (as_name or button) else False
+    try:
+        async with edit_encounter(bot, here, interaction.user.id, "turn end") as edit:
+            if button is not None:
+                encounter_id, token = button
+                if edit.encounter.id != encounter_id or token != turn_token(edit.encounter.turn_key or ""):
+                    raise BotError(text.stale_button())
+                edit.require_running()
+                actors = edit.turn().actors
+                if not actors:
+                    raise BotError(text.stale_button())
+                actor = edit.by_key(actors[0])
+                assert actor is not None
+                if not gm and not (actor.is_pc and actor.owner_id == interaction.user.id):
+                    raise BotError(text.not_your_button(actor.name))
+            else:
+                edit.require_running()
+                actor = pick_actor(edit, interaction.user.id, as_name, gm)
+            name = actor.name
+            edit.apply(edit.system.end_turn(edit.state, str(actor.id), edit.dice, edit.house))
+            edit.summary = f"{name} ended the turn" + (
+                " (GM)" if actor.owner_id != interaction.user.id else ""
+            )
+    except NoEncounter:
+        if button is None:
+            raise
+        raise BotError(text.stale_button()) from None
+    assert edit.result is not None
+    await reply_change(interaction, f"⏭️ **{text.clean(name)}** ended the turn.", edit.result)
+
+
+# --- buttons --------------------------------------------------------------------------------------------
+
+
+class EndTurnButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"fray:end-turn:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
+):
+    """Ends the announced turn, if it is still running and the clicker controls that combatant (or is a GM)."""
+
+    def __init__(self, encounter_id: int, token: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="End turn",
+                style=discord.ButtonStyle.primary,
+                emoji="⏭️",
+                custom_id=f"fray:end-turn:{encounter_id}:{token}",
+            )
+        )
+        self.encounter_id = encounter_id
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button, match: re.Match[str], /
+    ) -> EndTurnButton:
+        return cls(int(match["eid"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction[Fray]) -> None:  # type: ignore[override]
+        try:
+            await end_turn(interaction, button=(self.encounter_id, self.token))
+        except Exception as err:  # buttons are not covered by the tree's handler
+            await report_error(interaction, err)
+
+
+class StatusButton(discord.ui.DynamicItem[discord.ui.Button], template=r"fray:status:(?P<eid>[0-9]{1,19})"):
+    """Shows the tracker of that encounter, privately."""
+
+    def __init__(self, encounter_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Status",
+                style=discord.ButtonStyle.secondary,
+                emoji="📋",
+                custom_id=f"fray:status:{encounter_id}",
+            )
+        )
+        self.encounter_id = encounter_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button, match: re.Match[str], /
+    ) -> StatusButton:
+        return cls(int(match["eid"]))
+
+    async def callback(self, interaction: discord.Interaction[Fray]) -> None:  # type: ignore[override]
+        try:
+            read = await load_encounter(interaction.client, encounter_id=self.encounter_id)
+            if read is None or read.encounter.guild_id != interaction.guild_id:
+                raise BotError(text.encounter_gone())
+            embed = text.tracker_embed(
+                read.encounter.name, read.tracker(), read.turn(), read.encounter.status
+            )
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except Exception as err:
+            await report_error(interaction, err)
+
+
+DYNAMIC_ITEMS = (EndTurnButton, StatusButton)
+
+
+# --- helpers for join/add -------------------------------------------------------------------------------
+
+
+def _pick_character(rows: Sequence[Character], typed: str | None, system: str) -> Character:
+    if typed:
+        key = " ".join(typed.split()).casefold()
+        exact = [r for r in rows if r.name_key == key or r.name.casefold() == key]
+        partial = exact or [r for r in rows if key in r.name.casefold()]
+        if not partial:
+            raise NotFound(text.no_character(typed))
+        in_system = [r for r in partial if r.system == system]
+        if not in_system:
+            raise BotError(text.character_other_system(partial[0].name, partial[0].system, system))
+        if len(in_system) > 1:
+            raise BotError(text.which_character([r.name for r in in_system]))
+        return in_system[0]
+    in_system = [r for r in rows if r.system == system]
+    if not in_system:
+        raise NotFound(text.no_character(None))
+    if len(in_system) > 1:
+        raise BotError(text.which_character([r.name for r in in_system]))
+    return in_system[0]
+
+
+def _template(edit: EncounterEdit, typed: str) -> str | None:
+    names = edit.system.creature_names()
+    key = " ".join(typed.split()).casefold()
+    exact = [n for n in names if n.casefold() == key]
+    if exact:
+        return exact[0]
+    partial = [n for n in names if key in n.casefold()]
+    return partial[0] if len(partial) == 1 else None
+
+
+def _side(side: str | None, default: str) -> str:
+    if side is None or not side.strip():
+        return default
+    return check_name(side, what="A side")
+
+
+# --- the cog --------------------------------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class Encounters(
+    commands.GroupCog, group_name="encounter", group_description="Encounters: turn order and tracker"
+):
+    def __init__(self, bot: Fray) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.gm_sources.append(self.started_running_encounter)
+
+    async def cog_unload(self) -> None:
+        if self.started_running_encounter in self.bot.gm_sources:
+            self.bot.gm_sources.remove(self.started_running_encounter)
+
+    async def started_running_encounter(self, interaction: discord.Interaction[Any]) -> bool:
+        """A GM source: whoever started the running encounter of this channel is its GM."""
+        if interaction.channel_id is None:
+            return False
+        try:
+            starter = await running_encounter_starter(self.bot, interaction.channel_id)
+        except Exception:
+            log.warning("could not read who runs the encounter here", exc_info=True)
+            return False
+        return starter is not None and starter == interaction.user.id
+
+    @app_commands.command(name="start", description="GM: open an encounter here in the channel's system")
+    @app_commands.describe(name="What to call the fight (default: Encounter)")
+    @gm_only()
+    async def start(self, interaction: discord.Interaction[Fray], name: str | None = None) -> None:
+        result = await start_encounter(self.bot, where(interaction), interaction.user.id, name or "Encounter")
+        await interaction.response.send_message(
+            text.started(result.name, result.system, interaction.user.id), allowed_mentions=NO_MENTIONS
+        )
+
+    @app_commands.command(name="join", description="Add your character to this encounter")
+    @app_commands.describe(
+        character="Your character (default: your only one in this system)",
+        side="Your side (default: party)",
+        distance="How far from the centre of the fight (D6 tie-break), 0-1000",
+    )
+    @app_commands.autocomplete(character=ac_character, side=ac_side)
+    async def join(
+        self,
+        interaction: discord.Interaction[Fray],
+        character: str | None = None,
+        side: str | None = None,
+        distance: int = 0,
+    ) -> None:
+        here = where(interaction)
+        check_range("distance", distance, 0, MAX_DISTANCE)
+        side_name = _side(side, "party")
+        rows = await characters_of(self.bot, here.guild_id, interaction.user.id)
+        async with edit_encounter(self.bot, here, interaction.user.id, "encounter join") as edit:
+            chosen = _pick_character(rows, character, edit.encounter.system)
+            if any(c.character_id == chosen.id and c.is_pc for c in edit.combatants):
+                raise BotError(text.already_joined(chosen.name))
+            name = check_name(chosen.name)
+            sheet = edit.system.sheet_from_dict(chosen.sheet)
+            await edit.add_combatant(
+                sheet,
+                name=name,
+                owner_id=interaction.user.id,
+                character_id=chosen.id,
+                is_pc=True,
+                side=side_name,
+                distance=distance,
+            )
+            edit.summary = f"{name} joined ({side_name})"
+        assert edit.result is not None
+        await reply_change(interaction, text.joined([name], side_name), edit.result)
+
+    @app_commands.command(name="add", description="GM: add NPCs from a creature template or a saved sheet")
+    @app_commands.describe(
+        name="The NPC's name (copies are numbered: Bandit 1, Bandit 2 …)",
+        template="A creature template of this system (default: your saved sheet called `name`)",
+        count="How many copies, 1-20",
+        side="Their side (default: foes)",
+        distance="How far from the centre of the fight (D6 tie-break), 0-1000",
+    )
+    @app_commands.autocomplete(template=ac_template, side=ac_side)
+    @gm_only()
+    async def add(
+        self,
+        interaction: discord.Interaction[Fray],
+        name: str,
+        template: str | None = None,
+        count: int = 1,
+        side: str | None = None,
+        distance: int = 0,
+    ) -> None:
+        here = where(interaction)
+        base = check_name(name)
+        check_range("count", count, 1, MAX_COUNT)
+        check_range("distance", distance, 0, MAX_DISTANCE)
+        side_name = _side(side, "foes")
+        names = [base] if count == 1 else [check_name(f"{base} {i}") for i in range(1, count + 1)]
+        saved = [] if template else await characters_of(self.bot, here.guild_id, interaction.user.id)
+        async with edit_encounter(self.bot, here, interaction.user.id, "encounter add") as edit:
+            system = edit.system
+            for n in names:
+                edit.check_free_name(n)
+            character_id = None
+            if template:
+                found = _template(edit, template)
+                if found is None:
+                    raise NotFound(text.unknown_template(template, system.creature_names()))
+                sheets = [system.creature_sheet(found, n) for n in names]
+            else:
+                key = base.casefold()
+                mine = [r for r in saved if r.name_key == key and r.system == edit.encounter.system]
+                if not mine:
+                    raise NotFound(text.no_template_or_sheet(base, system.creature_names()))
+                character_id = mine[0].id
+                sheet = system.sheet_from_dict(mine[0].sheet)
+                sheets = [
+                    sheet if n == system.sheet_name(sheet) else system.rename_sheet(sheet, n) for n in names
+                ]
+            for n, sheet in zip(names, sheets, strict=True):
+                await edit.add_combatant(
+                    sheet,
+                    name=n,
+                    owner_id=None,
+                    character_id=character_id,
+                    is_pc=False,
+                    side=side_name,
+                    distance=distance,
+                )
+            edit.summary = f"GM added {', '.join(names)} ({side_name})"
+        assert edit.result is not None
+        await reply_change(interaction, text.joined(names, side_name), edit.result)
+
+    @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
+    @app_commands.describe(combatant="Who leaves")
+    @app_commands.autocomplete(combatant=ac_combatant)
+    @gm_only()
+    async def remove(self, interaction: discord.Interaction[Fray], combatant: str) -> None:
+        async with edit_encounter(
+            self.bot, where(interaction), interaction.user.id, "encounter remove"
+        ) as edit:
+            row = edit.combatant(combatant)
+            name = row.name
+            await edit.remove_combatant(row)
+            edit.summary = f"GM removed {name}"
+        assert edit.result is not None
+        await reply_change(interaction, text.removed(name), edit.result)
+
+    @app_commands.command(name="begin", description="GM: roll initiative and announce the first turn")
+    @app_commands.describe(
+        attackers="The side that started the fight (D6: the other side wins ties)",
+        surprise="A flat initiative bonus for the attackers, -100 to 100",
+    )
+    @app_commands.autocomplete(attackers=ac_side)
+    @gm_only()
+    async def begin(
+        self, interaction: discord.Interaction[Fray], attackers: str | None = None, surprise: int = 0
+    ) -> None:
+        check_range("surprise", surprise, -MAX_SURPRISE, MAX_SURPRISE)
+        async with edit_encounter(
+            self.bot, where(interaction), interaction.user.id, "encounter begin"
+        ) as edit:
+            if edit.status != "setup":
+                raise BotError(text.already_running())
+            edit.apply(
+                edit.system.begin(edit.state, edit.dice, edit.house, attackers=attackers, surprise=surprise)
+            )
+            edit.summary = "The fight began" + (
+                f" ({attackers} attacked, surprise {surprise:+d})" if attackers else ""
+            )
+        assert edit.result is not None
+        await reply_change(interaction, "⚔️ The fight begins! Initiative:", edit.result)
+
+    @app_commands.command(name="status", description="The tracker: order, whose turn, health, conditions")
+    async def status(self, interaction: discord.Interaction[Fray]) -> None:
+        read = await load_encounter(self.bot, where(interaction))
+        if read is None:
+            raise NoEncounter(text.no_encounter())
+        embed = text.tracker_embed(read.encounter.name, read.tracker(), read.turn(), read.encounter.status)
+        view = turn_view(read.encounter.id or 0, None, end_turn=False)
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(
+        name="log", description="The last events of this encounter (or the last one here), with dice"
+    )
+    @app_commands.describe(count="How many entries, 1-25 (default 10)")
+    async def log(self, interaction: discord.Interaction[Fray], count: int = 10) -> None:
+        check_range("count", count, 1, MAX_LOG)
+        read = await load_encounter(
+            self.bot, where(interaction), latest=True
+        )  # an ended fight stays readable
+        if read is None:
+            raise NoEncounter(text.no_encounter())
+        rows, total = await log_rows(self.bot, read.encounter.id or 0, count)
+        embeds = text.log_embeds(read.encounter.name, rows, read.names, total)
+        await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    @app_commands.command(name="end", description="GM: end the encounter and post a summary")
+    @gm_only()
+    async def end(self, interaction: discord.Interaction[Fray]) -> None:
+        async with edit_encounter(self.bot, where(interaction), interaction.user.id, "encounter end") as edit:
+            edit.set(status="ended", ended_at=self.bot.clock())
+            edit.summary = "The encounter ended"
+            name = edit.encounter.name
+        assert edit.result is not None
+        _, total = await log_rows(self.bot, edit.result.encounter_id, 1)
+        await interaction.response.send_message(
+            text.ended(name, edit.result.tracker, total), allowed_mentions=NO_MENTIONS
+        )
+
+
+__all__ = [
+    "DYNAMIC_ITEMS",
+    "BadName",
+    "Encounters",
+    "EndTurnButton",
+    "StatusButton",
+    "announce_in_channel",
+    "announce_turn",
+    "end_turn",
+    "reply_change",
+    "turn_message",
+    "turn_token",
+    "turn_view",
+]
+
+
+async def setup(bot: Fray) -> None:
+    await bot.add_cog(Encounters(bot))

@@ -1,10 +1,155 @@
-"""GM tools that change the running encounter (`/gm next|set|damage|heal|condition|undo|instance`).
+"""GM tools that change the running encounter (`/gm next|damage|heal|set|condition|undo|instance`).
 
-A mixin the ``/gm`` group cog composes (see ``cogs.gm``); every change goes through the encounter change path.
+A mixin the ``/gm`` group cog composes (see ``cogs.gm``; its ``interaction_check`` makes them GM-only); every
+change goes through the encounter change path (``bot.encounters``) and the ``System`` methods, and the reply
+is sent after the commit.
 """
 
 from __future__ import annotations
 
+import inspect
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot import encounters
+from bot.encounters import check_range, edit_encounter
+from cogs import _render_encounters as text
+from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location
+from cogs._checks import where
+from cogs.encounters import announce_turn, reply_change
+
+if TYPE_CHECKING:
+    from bot.app import Fray
+
+MAX_AMOUNT = 1000
+MAX_VALUE_LENGTH = 100
+
+
+def _with_dice(method: Any, edit: encounters.EncounterEdit) -> dict[str, Any]:
+    try:
+        return {"dice": edit.dice} if "dice" in inspect.signature(method).parameters else {}
+    except (TypeError, ValueError):
+        return {}
+
 
 class EncounterGMCommands:
-    """Filled in by the encounters feature."""
+    """``/gm`` subcommands for the encounter; ``cogs.gm.GM`` inherits them (its checks apply)."""
+
+    @app_commands.command(name="next", description="Move to the next turn, whoever holds it")
+    async def enc_next(self, interaction: discord.Interaction[Fray]) -> None:
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm next"
+        ) as edit:
+            edit.require_running()
+            before = edit.turn()
+            holder = edit.name_of(before.actors[0]) if before.actors else None
+            edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
+            edit.summary = "GM moved on" + (f" from {holder}" if holder else "")
+        assert edit.result is not None
+        title = "⏭️ The GM moved on" + (f" from **{text.clean(holder)}**." if holder else ".")
+        await reply_change(interaction, title, edit.result)
+
+    @app_commands.command(name="damage", description="Apply damage directly to a combatant")
+    @app_commands.describe(
+        target="Who takes it", amount="How much, 1-1000", location="Where (systems with locations)"
+    )
+    @app_commands.autocomplete(target=ac_combatant, location=ac_location)
+    async def enc_damage(
+        self, interaction: discord.Interaction[Fray], target: str, amount: int, location: str | None = None
+    ) -> None:
+        check_range("amount", amount, 1, MAX_AMOUNT)
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm damage"
+        ) as edit:
+            row = edit.combatant(target)
+            edit.apply(
+                edit.system.gm_damage(
+                    edit.state, str(row.id), amount, location or None, edit.dice, edit.house
+                )
+            )
+            at = f" to the {location}" if location else ""
+            edit.summary = f"GM: {amount} damage to {row.name}{at}"
+            name = row.name
+        assert edit.result is not None
+        await reply_change(
+            interaction, f"🩸 The GM dealt {amount} damage to **{text.clean(name)}**.", edit.result
+        )
+
+    @app_commands.command(name="heal", description="Restore a combatant's health (never above the maximum)")
+    @app_commands.describe(target="Who is healed", amount="How much, 1-1000")
+    @app_commands.autocomplete(target=ac_combatant)
+    async def enc_heal(self, interaction: discord.Interaction[Fray], target: str, amount: int) -> None:
+        check_range("amount", amount, 1, MAX_AMOUNT)
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm heal"
+        ) as edit:
+            row = edit.combatant(target)
+            edit.apply(edit.system.gm_heal(edit.state, str(row.id), amount, edit.dice, edit.house))
+            edit.summary = f"GM: healed {row.name} by {amount}"
+            name = row.name
+        assert edit.result is not None
+        await reply_change(interaction, f"💚 The GM healed **{text.clean(name)}** by {amount}.", edit.result)
+
+    @app_commands.command(name="set", description="Set a combatant field (initiative, HP, side, segment …)")
+    @app_commands.describe(target="Whose field", field="Which field", value="The new value")
+    @app_commands.autocomplete(target=ac_combatant, field=ac_field)
+    async def enc_set(
+        self, interaction: discord.Interaction[Fray], target: str, field: str, value: str
+    ) -> None:
+        if len(value) > MAX_VALUE_LENGTH:
+            raise encounters.BadName(text.bad_name(f"a value has at most {MAX_VALUE_LENGTH} characters"))
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm set"
+        ) as edit:
+            row = edit.combatant(target)
+            method = edit.system.gm_set
+            edit.apply(method(edit.state, str(row.id), field, value, edit.house, **_with_dice(method, edit)))
+            if field.strip().lower() == "distance" and value.strip().isdigit():
+                row.distance = int(value.strip())  # the row keeps the D6 tie-break distance too
+            edit.summary = f"GM: set {row.name}'s {field} to {value}"
+            name = row.name
+        assert edit.result is not None
+        await reply_change(
+            interaction, f"✏️ The GM set **{text.clean(name)}**'s {text.clean(field, 40)}.", edit.result
+        )
+
+    @app_commands.command(name="condition", description="Add (or remove) a condition on a combatant")
+    @app_commands.describe(target="Who", condition="The condition", remove="Remove it instead of adding it")
+    @app_commands.autocomplete(target=ac_combatant, condition=ac_condition)
+    async def enc_condition(
+        self, interaction: discord.Interaction[Fray], target: str, condition: str, remove: bool = False
+    ) -> None:
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm condition"
+        ) as edit:
+            row = edit.combatant(target)
+            edit.apply(edit.system.gm_condition(edit.state, str(row.id), condition, remove, edit.house))
+            verb = "removed" if remove else "added"
+            edit.summary = f"GM {verb} {condition} on {row.name}"
+            name = row.name
+        assert edit.result is not None
+        verb = "no longer" if remove else "now"
+        await reply_change(
+            interaction, f"🏷️ **{text.clean(name)}** is {verb} {text.clean(condition, 40)}.", edit.result
+        )
+
+    @app_commands.command(name="undo", description="Revert the last change(s) to this encounter, exactly")
+    @app_commands.describe(steps="How many changes, 1-20 (default 1)")
+    async def enc_undo(self, interaction: discord.Interaction[Fray], steps: int = 1) -> None:
+        result = await encounters.undo(interaction.client, where(interaction), interaction.user.id, steps)
+        await interaction.response.send_message(
+            text.undone(result.extra.get("undone", [])), allowed_mentions=discord.AllowedMentions.none()
+        )
+        await announce_turn(interaction, result)
+
+    @app_commands.command(name="instance", description="D6: a new instance; the heal pool is refilled")
+    async def enc_instance(self, interaction: discord.Interaction[Fray]) -> None:
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm instance"
+        ) as edit:
+            edit.apply(edit.system.new_instance(edit.state, edit.house))
+            edit.summary = "GM started a new instance"
+        assert edit.result is not None
+        await reply_change(interaction, "🔄 A new instance begins.", edit.result)

@@ -1,0 +1,834 @@
+"""The change path for encounters (ARCHITECTURE.md "one path for every change").
+
+``edit_encounter(bot, where, actor_id, command)``::
+
+    async with edit_encounter(bot, where, user_id, "gm damage") as edit:
+        target = edit.combatant("Bandit 1")  # BotError for unknown/ambiguous names
+        edit.apply(edit.system.gm_damage(edit.state, target.key, 5, None, edit.dice, edit.house))
+        edit.summary = "GM: 5 damage to Bandit 1"
+    reply(edit.result)  # only after the commit
+
+The channel's lock (``Store.lock``) → one transaction → the channel's open encounter (setup|running), its
+combatant and grapple rows and the channel's effective config (system house rules; threads inherit; the GM
+dice queue) → the caller runs rules operations and ``apply``s their outcomes → on a clean exit: a
+version-checked ``UPDATE`` of the encounter (``StaleEncounter`` when someone else saved in between; nothing
+is saved), the typed columns projected from ``system.tracker``/``system.turn``, grapple rows replaced, the
+remaining dice queue saved back, one ``EventLog`` row (events, dice, and an ``undo`` snapshot of the encounter
+exactly as loaded) → commit. Any exception inside the block rolls everything back.
+
+Reads (``load_encounter``) take no lock. ``start_encounter`` opens a new encounter (its log row has no undo:
+undo stops there); ``undo`` restores the snapshot of the oldest of the last N changes.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import unicodedata
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.errors import BotError, NoSystem
+from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
+from bot.store import ChannelView, Store, Where, view_of
+from cogs import _render_encounters as text
+from rules.dice import DiceSource, QueuedDice
+from rules.encounter import System, TrackerView, TurnStatus
+from rules.errors import RulesError
+from rules.events import Event, Outcome, dice_of
+from rules.systems.registry import get_system
+
+OPEN = ("setup", "running")
+MAX_NAME = 64
+MAX_UNDO = 20
+START_COMMAND = "encounter start"
+UNDO_COMMAND = "gm undo"
+
+
+class EncounterBot(Protocol):
+    """What the change path needs from the bot (a ``Fray``, or a stand-in in store tests)."""
+
+    store: Store
+    clock: Callable[[], datetime]
+
+    def dice_source(self) -> DiceSource: ...
+
+
+# --- errors ---------------------------------------------------------------------------------------------
+
+
+class NoEncounter(BotError):
+    """No open encounter in this channel or thread."""
+
+
+class EncounterOpen(BotError):
+    """A second encounter in one channel."""
+
+
+class StaleEncounter(BotError):
+    """The encounter's version changed between load and save: nothing was saved."""
+
+
+class NotRunning(BotError):
+    """The command needs a running fight."""
+
+
+class BadName(BotError):
+    """An unknown, ambiguous, duplicate or malformed combatant name."""
+
+
+class UndoRefused(BotError):
+    """Undo past the encounter's start, or a step count out of range."""
+
+
+# --- names ----------------------------------------------------------------------------------------------
+
+
+def check_name(name: str, *, what: str = "A name") -> str:
+    """A combatant name, trimmed: 1..64 characters, no control characters."""
+    raw = name or ""
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in raw):
+        raise BadName(text.bad_name(f"{what} may not contain control characters"))
+    cleaned = " ".join(raw.split())
+    if not cleaned:
+        raise BadName(text.bad_name(f"{what} needs at least one visible character"))
+    if len(cleaned) > MAX_NAME:
+        raise BadName(text.bad_name(f"{what} may have at most {MAX_NAME} characters, not {len(cleaned)}"))
+    return cleaned
+
+
+def check_range(option: str, value: int, low: int, high: int) -> int:
+    if not low <= value <= high:
+        raise BotError(text.out_of_range(option, low, high, value))
+    return value
+
+
+def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
+    """The combatant ``typed`` names: an exact (case-insensitive) name wins, else a single partial match."""
+    key = " ".join((typed or "").split()).casefold()
+    names = [r.name for r in rows]
+    if not key:
+        raise BadName(text.unknown_combatant(typed, names))
+    exact = [r for r in rows if r.name.casefold() == key]
+    if exact:
+        return exact[0]
+    if key.isdigit():  # an id, as buttons and some events carry
+        by_id = [r for r in rows if str(r.id) == key]
+        if by_id:
+            return by_id[0]
+    partial = [r for r in rows if key in r.name.casefold()]
+    if len(partial) == 1:
+        return partial[0]
+    if partial:
+        raise BadName(text.ambiguous_combatant(typed, [r.name for r in partial]))
+    raise BadName(text.unknown_combatant(typed, names))
+
+
+# --- snapshots (undo) -----------------------------------------------------------------------------------
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for column in type(row).__table__.columns:
+        value = getattr(row, column.name)
+        if isinstance(value, datetime):
+            value = value.isoformat()
+        elif isinstance(value, dict | list):
+            value = copy.deepcopy(value)
+        out[column.name] = value
+    return out
+
+
+def _row_values(model: type, raw: dict[str, Any]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for column in model.__table__.columns:  # type: ignore[attr-defined]
+        if column.name not in raw:
+            continue
+        value = raw[column.name]
+        if value is not None and isinstance(column.type, UTCDateTime):
+            value = datetime.fromisoformat(value)
+        values[column.name] = value
+    return values
+
+
+def snapshot(encounter: Encounter, combatants: Sequence[Combatant], grapples: Sequence[Grapple]) -> dict:
+    """The encounter exactly as it is: its row (state JSON and reminder fields included), combatants, grapples."""
+    return {
+        "encounter": _row_dict(encounter),
+        "combatants": [_row_dict(c) for c in sorted(combatants, key=lambda c: c.id or 0)],
+        "grapples": [_row_dict(g) for g in sorted(grapples, key=lambda g: g.id or 0)],
+    }
+
+
+# --- results --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CombatantInfo:
+    id: int
+    name: str
+    owner_id: int | None
+    is_pc: bool
+    character_id: int | None
+
+    @property
+    def key(self) -> str:
+        return str(self.id)
+
+
+@dataclass(frozen=True)
+class EncounterResult:
+    """What a change left behind (for the reply, sent after the commit)."""
+
+    encounter_id: int
+    name: str
+    system: str
+    status: str
+    started_by: int
+    tracker: TrackerView
+    turn: TurnStatus
+    turn_changed: bool
+    events: tuple[dict[str, Any], ...]
+    summary: str
+    combatants: tuple[CombatantInfo, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {c.key: c.name for c in self.combatants}
+
+    def info(self, cid: str) -> CombatantInfo | None:
+        return next((c for c in self.combatants if c.key == cid), None)
+
+
+def _infos(rows: Sequence[Combatant]) -> tuple[CombatantInfo, ...]:
+    return tuple(
+        CombatantInfo(r.id or 0, r.name, r.owner_id, r.is_pc, r.character_id)
+        for r in sorted(rows, key=lambda r: r.entry)
+    )
+
+
+# --- reading (no lock) ----------------------------------------------------------------------------------
+
+
+async def _channel_view(session: AsyncSession, where: Where) -> tuple[ChannelConfig | None, ChannelView]:
+    own = await session.get(ChannelConfig, where.channel_id)
+    parent_id = where.parent_id or (own.parent_id if own is not None else None)
+    parent = await session.get(ChannelConfig, parent_id) if parent_id else None
+    return own, view_of(own, parent)
+
+
+async def _open_encounter(session: AsyncSession, channel_id: int) -> Encounter | None:
+    found = await session.exec(
+        select(Encounter).where(Encounter.channel_id == channel_id, Encounter.status.in_(OPEN))  # type: ignore[attr-defined]
+    )
+    return found.scalars().first()  # type: ignore[attr-defined]
+
+
+async def _rows(session: AsyncSession, encounter_id: int) -> tuple[list[Combatant], list[Grapple]]:
+    combatants = (
+        (
+            await session.exec(
+                select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.entry)  # type: ignore[arg-type]
+            )
+        )
+        .scalars()  # type: ignore[attr-defined]
+        .all()
+    )
+    grapples = (
+        (await session.exec(select(Grapple).where(Grapple.encounter_id == encounter_id).order_by(Grapple.id)))  # type: ignore[arg-type]
+        .scalars()  # type: ignore[attr-defined]
+        .all()
+    )
+    return list(combatants), list(grapples)
+
+
+@dataclass
+class EncounterRead:
+    """An encounter as stored, for status, autocomplete and permission checks. Not for changing it."""
+
+    encounter: Encounter
+    combatants: list[Combatant]
+    grapples: list[Grapple]
+    house_raw: dict[str, Any]
+    _state: Any = None
+
+    @property
+    def system(self) -> System:
+        return get_system(self.encounter.system)
+
+    @property
+    def state(self) -> Any:
+        if self._state is None:
+            self._state = self.system.state_from_dict(self.encounter.state)
+        return self._state
+
+    def tracker(self) -> TrackerView:
+        return self.system.tracker(self.state)
+
+    def turn(self) -> TurnStatus:
+        return self.system.turn(self.state)
+
+    def combatant(self, typed: str) -> Combatant:
+        return resolve(self.combatants, typed)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {str(c.id): c.name for c in self.combatants}
+
+    def infos(self) -> tuple[CombatantInfo, ...]:
+        return _infos(self.combatants)
+
+
+async def _latest_encounter(session: AsyncSession, channel_id: int) -> Encounter | None:
+    found = await session.exec(
+        select(Encounter)
+        .where(Encounter.channel_id == channel_id)
+        .order_by(Encounter.id.desc())  # type: ignore[union-attr]
+        .limit(1)
+    )
+    return found.scalars().first()  # type: ignore[attr-defined]
+
+
+async def load_encounter(
+    bot: EncounterBot, where: Where | None = None, *, encounter_id: int | None = None, latest: bool = False
+) -> EncounterRead | None:
+    """The open encounter of ``where`` (``latest``: else the last ended one there; ``encounter_id``: that one,
+    ended or not), read without the lock."""
+    async with bot.store.sessions() as session:
+        if encounter_id is not None:
+            encounter = await session.get(Encounter, encounter_id)
+        else:
+            assert where is not None
+            encounter = await _open_encounter(session, where.channel_id)
+            if encounter is None and latest:
+                encounter = await _latest_encounter(session, where.channel_id)
+        if encounter is None:
+            return None
+        combatants, grapples = await _rows(session, encounter.id or 0)
+        house_raw: dict[str, Any] = {}
+        if where is not None:
+            _, view = await _channel_view(session, where)
+            house_raw = dict(view.rules_for(encounter.system))
+        return EncounterRead(encounter, combatants, grapples, house_raw)
+
+
+async def running_encounter_starter(bot: EncounterBot, channel_id: int) -> int | None:
+    """Who started the running encounter of a channel (one indexed lookup; for the GM rule)."""
+    async with bot.store.sessions() as session:
+        found = await session.exec(
+            select(Encounter.started_by).where(
+                Encounter.channel_id == channel_id,  # type: ignore[arg-type]
+                Encounter.status == "running",  # type: ignore[arg-type]
+            )
+        )
+        return found.scalars().first()  # type: ignore[attr-defined]
+
+
+async def log_rows(bot: EncounterBot, encounter_id: int, count: int) -> tuple[list[dict[str, Any]], int]:
+    """The last ``count`` log rows (newest first) as plain dicts, and how many rows there are in all."""
+    async with bot.store.sessions() as session:
+        rows = (
+            (
+                await session.exec(
+                    select(EventLog)
+                    .where(EventLog.encounter_id == encounter_id)
+                    .order_by(EventLog.seq.desc())  # type: ignore[attr-defined]
+                    .limit(count)
+                )
+            )
+            .scalars()  # type: ignore[attr-defined]
+            .all()
+        )
+        total = (
+            await session.exec(select(func.count()).where(EventLog.encounter_id == encounter_id))  # type: ignore[call-overload]
+        ).scalar_one()  # type: ignore[attr-defined]
+        plain = [
+            {
+                "seq": r.seq,
+                "actor_id": r.actor_id,
+                "command": r.command,
+                "summary": r.summary,
+                "events": r.events,
+                "dice": r.dice,
+                "undone": r.undone,
+            }
+            for r in rows
+        ]
+        return plain, int(total)
+
+
+# --- the change path ------------------------------------------------------------------------------------
+
+
+def _accepts_dice(method: Callable[..., Any]) -> bool:
+    try:
+        return "dice" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+@dataclass
+class EncounterEdit:
+    """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here."""
+
+    session: AsyncSession
+    bot: EncounterBot
+    where: Where
+    actor_id: int
+    command: str
+    encounter: Encounter  # as loaded; do not assign to it (use ``set``)
+    combatants: list[Combatant]
+    grapples: list[Grapple]
+    config: ChannelConfig | None
+    view: ChannelView
+    system: System
+    house: Any
+    state: Any
+    dice: QueuedDice
+    loaded_version: int
+    before: dict[str, Any]
+    events: list[Event] = field(default_factory=list)
+    summary: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    result: EncounterResult | None = None
+    _updates: dict[str, Any] = field(default_factory=dict)
+    _restore: dict[str, Any] | None = None
+    _undone_ids: list[int] = field(default_factory=list)
+
+    # -- rules ---------------------------------------------------------------------------------------
+    def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
+        """Take a rules outcome: its state replaces the current one, its events are collected."""
+        self.state = outcome.state
+        self.events.extend(outcome.events)
+        return outcome
+
+    @property
+    def status(self) -> str:
+        return str(self._updates.get("status", self.encounter.status))
+
+    def require_running(self) -> None:
+        if self.status != "running":
+            raise NotRunning(text.not_running())
+
+    def tracker(self) -> TrackerView:
+        return self.system.tracker(self.state)
+
+    def turn(self) -> TurnStatus:
+        return self.system.turn(self.state)
+
+    # -- combatants ----------------------------------------------------------------------------------
+    def combatant(self, typed: str) -> Combatant:
+        return resolve(self.combatants, typed)
+
+    def by_key(self, cid: str) -> Combatant | None:
+        return next((c for c in self.combatants if str(c.id) == cid), None)
+
+    def name_of(self, cid: str) -> str:
+        row = self.by_key(cid)
+        return row.name if row is not None else cid
+
+    def check_free_name(self, name: str) -> None:
+        key = name.casefold()
+        if any(c.name.casefold() == key for c in self.combatants):
+            raise BadName(text.duplicate_name(name))
+
+    async def add_combatant(
+        self,
+        sheet: Any,
+        *,
+        name: str,
+        owner_id: int | None,
+        character_id: int | None,
+        is_pc: bool,
+        side: str,
+        distance: int,
+    ) -> Combatant:
+        """A new combatant row (its id is the rules id) and the system's ``add_combatant`` on the state."""
+        self.check_free_name(name)
+        entry = max((c.entry for c in self.combatants), default=0) + 1
+        row = Combatant(
+            encounter_id=self.encounter.id or 0,
+            entry=entry,
+            name=name,
+            owner_id=owner_id,
+            character_id=character_id,
+            is_pc=is_pc,
+            side=side[:64],
+            distance=distance,
+        )
+        self.session.add(row)
+        await self.session.flush()
+        self.combatants.append(row)
+        kwargs: dict[str, Any] = {}
+        if _accepts_dice(self.system.add_combatant):
+            kwargs["dice"] = self.dice
+        self.apply(
+            self.system.add_combatant(
+                self.state,
+                str(row.id),
+                sheet,
+                side=side,
+                distance=distance,
+                is_pc=is_pc,
+                house=self.house,
+                **kwargs,
+            )
+        )
+        return row
+
+    async def remove_combatant(self, row: Combatant) -> None:
+        self.apply(self.system.remove_combatant(self.state, str(row.id), self.house))
+        self.combatants.remove(row)
+        await self.session.delete(row)
+
+    # -- the encounter row ---------------------------------------------------------------------------
+    def set(self, **columns: Any) -> None:
+        """Change encounter columns the rules do not own (status, ended_at, name)."""
+        self._updates.update(columns)
+
+    def restore(self, snap: dict[str, Any], undone_ids: Sequence[int]) -> None:
+        """Make the save put back ``snap`` exactly (undo) instead of projecting the state."""
+        self._restore = snap
+        self._undone_ids = list(undone_ids)
+        self.state = self.system.state_from_dict(snap["encounter"]["state"])
+
+    # -- saving ----------------------------------------------------------------------------------------
+    async def _next_seq(self) -> int:
+        found = await self.session.exec(
+            select(func.max(EventLog.seq)).where(EventLog.encounter_id == self.encounter.id)  # type: ignore[call-overload]
+        )
+        return int(found.scalar_one() or 0) + 1  # type: ignore[attr-defined]
+
+    async def _versioned_update(self, values: dict[str, Any]) -> None:
+        result = await self.session.exec(
+            update(Encounter)
+            .where(Encounter.id == self.encounter.id, Encounter.version == self.loaded_version)  # type: ignore[arg-type]
+            .values(**values, version=self.loaded_version + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleEncounter(text.stale_encounter())
+
+    def _project(self, tracker: TrackerView, turn: TurnStatus) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "state": self.system.state_to_dict(self.state),
+            "round": tracker.round,
+            "minute": tracker.minute,
+            "segment": tracker.segment,
+            "turn_key": turn.key[:64],
+            "turn_combatant_id": int(turn.actors[0]) if turn.actors and turn.actors[0].isdigit() else None,
+            "heal_pool_size": tracker.heal_pool.size if tracker.heal_pool else None,
+            "heal_pool_used": tracker.heal_pool.used if tracker.heal_pool else None,
+            "heal_pool_instance": tracker.heal_pool.instance if tracker.heal_pool else None,
+        }
+        if turn.key != self.encounter.turn_key:
+            values["turn_started_at"] = self.bot.clock()
+        if tracker.begun and self.encounter.status == "setup":
+            values["status"] = "running"
+        values.update(self._updates)
+        views = {c.id: c for c in tracker.order}
+        for row in self.combatants:
+            v = views.get(str(row.id))
+            if v is None:
+                continue
+            row.side = (v.side or row.side)[:64]
+            row.initiative = v.initiative
+            row.hp = v.hp
+            row.hp_max = v.hp_max
+            row.damage = v.damage
+            row.location_damage = {loc.location: loc.damage for loc in v.locations}
+            row.conditions = list(v.conditions)
+            row.last_gasp_round = v.last_gasp_round
+            row.stored_healing = v.stored_healing
+            self.session.add(row)
+        return values
+
+    async def _replace_grapples(self, tracker: TrackerView) -> None:
+        def ident(a: str) -> int | None:
+            return int(a) if a and a.isdigit() else None
+
+        wanted = [
+            (ident(g.a), ident(g.b), g.counter, ident(g.pinned) if g.pinned else None)
+            for g in tracker.grapples
+        ]
+        have = [(g.a_id, g.b_id, g.counter, g.pinned_id) for g in self.grapples]
+        if wanted == have:
+            return
+        await self.session.exec(delete(Grapple).where(Grapple.encounter_id == self.encounter.id))  # type: ignore[arg-type]
+        for a, b, counter, pinned in wanted:
+            if a is None or b is None:
+                continue
+            self.session.add(
+                Grapple(
+                    encounter_id=self.encounter.id or 0, a_id=a, b_id=b, counter=counter, pinned_id=pinned
+                )
+            )
+
+    async def _put_back(self, snap: dict[str, Any]) -> None:
+        values = _row_values(Encounter, snap["encounter"])
+        values.pop("id", None)
+        values.pop("version", None)
+        await self._versioned_update(values)
+        eid = self.encounter.id
+        await self.session.exec(delete(Grapple).where(Grapple.encounter_id == eid))  # type: ignore[arg-type]
+        for row in self.combatants:
+            self.session.expunge(row)
+        await self.session.exec(delete(Combatant).where(Combatant.encounter_id == eid))  # type: ignore[arg-type]
+        if snap["combatants"]:
+            await self.session.exec(
+                insert(Combatant), params=[_row_values(Combatant, c) for c in snap["combatants"]]
+            )
+        if snap["grapples"]:
+            await self.session.exec(
+                insert(Grapple), params=[_row_values(Grapple, g) for g in snap["grapples"]]
+            )
+        restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
+        self.combatants = sorted(restored, key=lambda c: c.entry)
+
+    async def _save(self) -> None:
+        queue_before = list(self.config.dice_queue or []) if self.config is not None else []
+        if self._restore is not None:
+            await self._put_back(self._restore)
+            await self.session.exec(
+                update(EventLog)
+                .where(EventLog.id.in_(self._undone_ids))  # type: ignore[union-attr]
+                .values(undone=True)
+                .execution_options(synchronize_session=False)
+            )
+            turn_key_after = self._restore["encounter"]["turn_key"]
+            status = self._restore["encounter"]["status"]
+            undo_data = None
+        else:
+            tracker, turn = self.tracker(), self.turn()
+            values = self._project(tracker, turn)
+            await self._versioned_update(values)
+            await self._replace_grapples(tracker)
+            turn_key_after = values["turn_key"]
+            status = values.get("status", self.encounter.status)
+            undo_data = self.before
+        remaining = list(self.dice.remaining)
+        if remaining != queue_before:
+            config = self.config
+            if config is None:
+                config = ChannelConfig(
+                    channel_id=self.where.channel_id,
+                    guild_id=self.where.guild_id,
+                    parent_id=self.where.parent_id,
+                )
+            config.dice_queue = remaining
+            config.version = (config.version or 0) + 1
+            self.session.add(config)
+        event_dicts = tuple(e.to_dict() for e in self.events)
+        self.session.add(
+            EventLog(
+                encounter_id=self.encounter.id or 0,
+                seq=await self._next_seq(),
+                actor_id=self.actor_id,
+                command=self.command[:100],
+                summary=self.summary or self.command,
+                events=list(event_dicts),
+                dice=[d.to_dict() for d in dice_of(self.events)],
+                undo=undo_data,
+                created_at=self.bot.clock(),
+            )
+        )
+        await self.session.flush()
+        tracker, turn = self.tracker(), self.turn()
+        self.result = EncounterResult(
+            encounter_id=self.encounter.id or 0,
+            name=str(self._updates.get("name", self.encounter.name)),
+            system=self.encounter.system,
+            status=str(status),
+            started_by=self.encounter.started_by,
+            tracker=tracker,
+            turn=turn,
+            turn_changed=turn_key_after != self.encounter.turn_key,
+            events=event_dicts,
+            summary=self.summary or self.command,
+            combatants=_infos(self.combatants),
+            extra=dict(self.extra),
+        )
+
+
+@asynccontextmanager
+async def edit_encounter(
+    bot: EncounterBot, where: Where, actor_id: int, command: str
+) -> AsyncIterator[EncounterEdit]:
+    """The one way to change an encounter (see the module doc). Raises ``NoEncounter`` when none is open."""
+    store = bot.store
+    async with store.lock(where.channel_id), store.sessions() as session, session.begin():
+        encounter = await _open_encounter(session, where.channel_id)
+        if encounter is None:
+            raise NoEncounter(text.no_encounter())
+        combatants, grapples = await _rows(session, encounter.id or 0)
+        config, view = await _channel_view(session, where)
+        system = get_system(encounter.system)
+        house = system.house_from_dict(view.rules_for(encounter.system))
+        state = system.state_from_dict(encounter.state)
+        queue = list(config.dice_queue or []) if config is not None else []
+        edit = EncounterEdit(
+            session=session,
+            bot=bot,
+            where=where,
+            actor_id=actor_id,
+            command=command,
+            encounter=encounter,
+            combatants=combatants,
+            grapples=grapples,
+            config=config,
+            view=view,
+            system=system,
+            house=house,
+            state=state,
+            dice=QueuedDice(queue, bot.dice_source()),
+            loaded_version=encounter.version,
+            before=snapshot(encounter, combatants, grapples),
+        )
+        yield edit
+        await edit._save()
+
+
+async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
+    """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there)."""
+    name = check_name(name, what="An encounter name")
+    store = bot.store
+    async with store.lock(where.channel_id), store.sessions() as session, session.begin():
+        _, view = await _channel_view(session, where)
+        if not view.system:
+            raise NoSystem(text.no_system())
+        existing = await _open_encounter(session, where.channel_id)
+        if existing is not None:
+            raise EncounterOpen(text.encounter_open(existing.name))
+        system = get_system(view.system)
+        state = system.new_state()
+        turn = system.turn(state)
+        now = bot.clock()
+        encounter = Encounter(
+            guild_id=where.guild_id,
+            channel_id=where.channel_id,
+            system=system.name,
+            name=name,
+            status="setup",
+            started_by=actor_id,
+            turn_key=turn.key[:64],
+            state=system.state_to_dict(state),
+            created_at=now,
+        )
+        session.add(encounter)
+        await session.flush()
+        session.add(
+            EventLog(
+                encounter_id=encounter.id or 0,
+                seq=1,
+                actor_id=actor_id,
+                command=START_COMMAND,
+                summary=f"Encounter {name} opened",
+                created_at=now,
+            )
+        )
+        await session.flush()
+        return EncounterResult(
+            encounter_id=encounter.id or 0,
+            name=name,
+            system=system.name,
+            status="setup",
+            started_by=actor_id,
+            tracker=system.tracker(state),
+            turn=turn,
+            turn_changed=False,
+            events=(),
+            summary=f"Encounter {name} opened",
+            combatants=(),
+        )
+
+
+async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -> EncounterResult:
+    """Put the encounter back as it was before its last ``steps`` changes (not yet undone); log it."""
+    check_range("steps", steps, 1, MAX_UNDO)
+    async with edit_encounter(bot, where, actor_id, UNDO_COMMAND) as edit:
+        rows = (
+            (
+                await edit.session.exec(
+                    select(EventLog)
+                    .where(
+                        EventLog.encounter_id == edit.encounter.id,
+                        EventLog.undone == False,  # noqa: E712
+                        EventLog.command != UNDO_COMMAND,
+                    )
+                    .order_by(EventLog.seq.desc())  # type: ignore[attr-defined]
+                    .limit(steps + 1)
+                )
+            )
+            .scalars()  # type: ignore[attr-defined]
+            .all()
+        )
+        undoable: list[EventLog] = []
+        for row in rows:
+            if row.undo is None:
+                break
+            undoable.append(row)
+        if len(undoable) < steps:
+            raise UndoRefused(text.undo_too_far(len(undoable)))
+        chosen = undoable[:steps]
+        edit.restore(chosen[-1].undo or {}, [r.id or 0 for r in chosen])
+        summaries = [r.summary or r.command for r in chosen]
+        edit.summary = f"Undid {steps} change(s): " + "; ".join(summaries)
+        edit.extra["undone"] = summaries
+    assert edit.result is not None
+    return edit.result
+
+
+async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> EncounterResult | None:
+    """End the current turn of an encounter like ``/turn end`` would, for the reminder loop (``then = skip``).
+
+    Quietly ``None`` when the encounter is gone or ended, or ``turn_key`` is no longer its turn. Goes through
+    the change path (logged, undoable) and announces the next turn in the encounter's channel itself.
+    """
+    async with bot.store.sessions() as session:
+        encounter = await session.get(Encounter, encounter_id)
+        if encounter is None or encounter.status != "running" or encounter.turn_key != turn_key:
+            return None
+        own = await session.get(ChannelConfig, encounter.channel_id)
+        here = Where(encounter.guild_id, encounter.channel_id, own.parent_id if own is not None else None)
+    actor_id = getattr(getattr(bot, "user", None), "id", None) or 0
+    try:
+        async with edit_encounter(bot, here, actor_id, "reminder skip") as edit:
+            if edit.encounter.id != encounter_id or edit.encounter.turn_key != turn_key:
+                return None
+            actors = edit.turn().actors
+            if not actors:
+                return None
+            name = edit.name_of(actors[0])
+            edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
+            edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
+    except RulesError:
+        return None
+    result = edit.result
+    if result is not None:
+        from cogs.encounters import announce_in_channel  # the Discord side; imported late (no cycle)
+
+        await announce_in_channel(bot, here.channel_id, here.guild_id, result)
+    return result
+
+
+async def characters_of(bot: EncounterBot, guild_id: int, owner_id: int) -> list[Character]:
+    async with bot.store.sessions() as session:
+        rows = (
+            (
+                await session.exec(
+                    select(Character)
+                    .where(Character.guild_id == guild_id, Character.owner_id == owner_id)
+                    .order_by(Character.name_key)  # type: ignore[arg-type]
+                )
+            )
+            .scalars()  # type: ignore[attr-defined]
+            .all()
+        )
+        return list(rows)
