@@ -217,7 +217,6 @@ class EventLog(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
-
 # --- turn reminders (issue 8) ---------------------------------------------------------------------------
 
 
