@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from sqlalchemy import delete, func, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import reminders
 from bot.errors import BotError, NoSystem
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
 from bot.store import ChannelView, Store, Where, view_of
@@ -550,6 +551,23 @@ class EncounterEdit:
             self.session.add(row)
         return values
 
+    async def _schedule_reminders(self, values: dict[str, Any], turn: TurnStatus) -> None:
+        """Turn reminders live on the row, changed in this same transaction (``bot.reminders`` contract):
+        a new turn schedules its first reminder; the member acting in its own turn, or the fight stopping,
+        cancels what is pending."""
+        if values.get("status", self.encounter.status) != "running":
+            reminders.cancel(values)
+            return
+        actor = self.by_key(turn.actors[0]) if turn.actors else None
+        member_turn = actor is not None and actor.is_pc and actor.owner_id is not None
+        if "turn_started_at" in values:
+            policy = await reminders.load_policy(self.session, self.where.channel_id, self.where.parent_id)
+            reminders.schedule_turn(
+                values, policy, values["turn_started_at"], controlled_by_member=member_turn
+            )
+        elif member_turn and actor is not None and actor.owner_id == self.actor_id:
+            reminders.cancel(values)
+
     async def _replace_grapples(self, tracker: TrackerView) -> None:
         def ident(a: str) -> int | None:
             return int(a) if a and a.isdigit() else None
@@ -608,6 +626,7 @@ class EncounterEdit:
         else:
             tracker, turn = self.tracker(), self.turn()
             values = self._project(tracker, turn)
+            await self._schedule_reminders(values, turn)
             await self._versioned_update(values)
             await self._replace_grapples(tracker)
             turn_key_after = values["turn_key"]
