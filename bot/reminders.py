@@ -84,7 +84,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_INTERVAL = 30.0  # seconds between ticks in production (``settings.reminder_interval`` overrides)
 DEFAULT_BATCH = 200  # due rows per query
 MAX_BATCHES = 10  # queries per tick at most (the rest waits for the next tick)
 SHARD_SHIFT = 22  # a guild's shard: (guild_id >> 22) % shard_count (Discord's formula)
@@ -324,7 +323,7 @@ class ReminderLoop:
         clock: Callable[[], datetime],
         sender: Sender,
         *,
-        interval: float = DEFAULT_INTERVAL,
+        interval: float = 30.0,
         batch: int = DEFAULT_BATCH,
         shard_count: int | None = None,
         shard_ids: Iterable[int] = (),
@@ -349,7 +348,7 @@ class ReminderLoop:
             bot.sessions,
             bot.clock,
             sender or DiscordSender(bot),
-            interval=float(getattr(settings, "reminder_interval", DEFAULT_INTERVAL)),
+            interval=float(settings.reminder_interval),
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
             parent_of=lambda channel_id: getattr(bot.get_channel(channel_id), "parent_id", None),

@@ -152,6 +152,7 @@ class Settings:
     shard_ids: tuple[int, ...] = ()
     # Test-only hooks (never read from the environment; production keeps the defaults).
     heartbeat_interval: float = 30.0
+    reminder_interval: float = 30.0  # seconds between reminder-loop ticks
     guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs after READY
 
     @classmethod
