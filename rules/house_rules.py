@@ -157,3 +157,24 @@ class RuleBook(Generic[H]):
         if problems:
             raise ValidationError(problems, f"{self.title} house rules")
         return house
+
+
+class BookHouseRules(Generic[H]):
+    """The five house-rule methods of ``rules.encounter.System``, over the class's ``house_book``."""
+
+    house_book: RuleBook[H]
+
+    def default_house(self) -> H:
+        return self.house_book.house_type()
+
+    def house_from_dict(self, raw: Mapping[str, Any]) -> H:
+        return self.house_book.from_dict(raw)
+
+    def house_to_dict(self, house: H) -> dict[str, Any]:
+        return self.house_book.to_dict(house)
+
+    def describe_house(self, house: H) -> tuple[RuleInfo, ...]:
+        return self.house_book.infos(house)
+
+    def set_house_rule(self, house: H, name: str, text: str) -> H:
+        return self.house_book.set(house, name, text)  # InvalidInput for an unknown rule or a bad value

@@ -32,18 +32,18 @@ from rules.encounter import (
     CombatantView,
     GrappleView,
     HealPoolView,
-    RuleInfo,
     SheetView,
     TrackerView,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
+from rules.house_rules import BookHouseRules
 from rules.systems.d6 import api, gm, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
-from rules.systems.d6.house import HouseRules, set_rule
+from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_initiative
 from rules.systems.d6.save import is_pinned, natural_save, stagger_stacks
 from rules.systems.d6.sheet import ATTRIBUTES, Sheet, field_names, set_field, sheet_from_dict
@@ -130,28 +130,13 @@ def _plan_note(state: D6State) -> str | None:
     return f"{head}: {text}{tail}"
 
 
-class D6System(D6Actions):
+class D6System(D6Actions, BookHouseRules[HouseRules]):
     """``rules.encounter.System`` for the D6 campaign (RULES.md §3), with ``rules.encounter.Actions`` from
     ``D6Actions`` (``adapter_actions.py``)."""
 
     name = "d6"
     title = "the D6 campaign"
-
-    # -- house rules ---------------------------------------------------------------------------------
-    def default_house(self) -> HouseRules:
-        return HouseRules()
-
-    def house_from_dict(self, raw: Mapping[str, Any]) -> HouseRules:
-        return HouseRules.from_dict(dict(raw or {}))
-
-    def house_to_dict(self, house: HouseRules) -> dict[str, Any]:
-        return house.to_dict()
-
-    def describe_house(self, house: HouseRules) -> tuple[RuleInfo, ...]:
-        return HOUSE_BOOK.infos(house)
-
-    def set_house_rule(self, house: HouseRules, name: str, text: str) -> HouseRules:
-        return set_rule(house, name, text)  # InvalidInput for an unknown rule or a bad value
+    house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> Sheet:

@@ -32,9 +32,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.encounter import CombatantView, RuleInfo, SheetView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, SheetView, TrackerView, TurnStatus
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
+from rules.house_rules import BookHouseRules
 from rules.systems.kaernest import api, clock, creatures, defense, initiative, tables, timeline
 from rules.systems.kaernest import encounter as roster
 from rules.systems.kaernest import sheet as sheets
@@ -122,25 +123,10 @@ def _template_posture(sheet: Sheet) -> str:
     return "passive"
 
 
-class KaernestSystem(KaernestActions):
+class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
-
-    # -- house rules ---------------------------------------------------------------------------------
-    def default_house(self) -> HouseRules:
-        return HouseRules()
-
-    def house_from_dict(self, raw: Mapping[str, Any]) -> HouseRules:
-        return api.house_from_dict(dict(raw or {}))
-
-    def house_to_dict(self, rules: HouseRules) -> dict[str, Any]:
-        return api.house_to_dict(rules)
-
-    def describe_house(self, rules: HouseRules) -> tuple[RuleInfo, ...]:
-        return HOUSE_BOOK.infos(rules)
-
-    def set_house_rule(self, rules: HouseRules, name: str, text: str) -> HouseRules:
-        return api.set_house_rule(rules, name, text)
+    house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> Sheet:

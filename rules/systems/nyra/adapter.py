@@ -28,20 +28,20 @@ from rules.dice import DiceSource, Die
 from rules.encounter import (
     CombatantView,
     LocationView,
-    RuleInfo,
     SheetView,
     TrackerView,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Event, Note, Outcome
+from rules.house_rules import BookHouseRules
 from rules.systems.nyra import api, sequence, turns
 from rules.systems.nyra.adapter_actions import NyraActions
 from rules.systems.nyra.creatures import creature
 from rules.systems.nyra.delay import turn_pool
 from rules.systems.nyra.events import FieldSet
 from rules.systems.nyra.house import BOOK as HOUSE_BOOK
-from rules.systems.nyra.house import HouseRules, set_rule
+from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.locations import WoundState
 from rules.systems.nyra.modifiers import stat_modifier
 from rules.systems.nyra.sheet import NyraSheet, validate_sheet
@@ -90,28 +90,13 @@ def _condition_key(text: str) -> str:
     return " ".join((text or "").split()).lower()
 
 
-class NyraSystem(NyraActions):
+class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
     """``rules.encounter.System`` for Nyra (RULES.md §1), with ``rules.encounter.Actions`` from ``NyraActions``
     (adapter_actions.py)."""
 
     name = "nyra"
     title = "Nyra"
-
-    # -- house rules ---------------------------------------------------------------------------------
-    def default_house(self) -> HouseRules:
-        return HouseRules()
-
-    def house_from_dict(self, raw: Mapping[str, Any]) -> HouseRules:
-        return HouseRules.from_dict(dict(raw or {}))
-
-    def house_to_dict(self, house: HouseRules) -> dict[str, Any]:
-        return house.to_dict()
-
-    def describe_house(self, house: HouseRules) -> tuple[RuleInfo, ...]:
-        return HOUSE_BOOK.infos(house)
-
-    def set_house_rule(self, house: HouseRules, name: str, text: str) -> HouseRules:
-        return set_rule(house, name, text)  # InvalidInput for an unknown rule or a bad value
+    house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> NyraSheet:
