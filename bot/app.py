@@ -30,7 +30,14 @@ from rules.dice import DiceSource, RandomDice
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS: tuple[str, ...] = ("cogs.dice", "cogs.gm", "cogs.characters", "cogs.encounters", "cogs.turns")
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.dice",
+    "cogs.gm",
+    "cogs.characters",
+    "cogs.encounters",
+    "cogs.turns",
+    "cogs.actions",
+)
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 SyncMode = Literal["auto", "force", "skip"]

@@ -39,6 +39,7 @@ from bot.tree import NO_MENTIONS, report_error
 from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
+from cogs._turn_buttons import extra_buttons
 from rules.errors import NotFound
 
 if TYPE_CHECKING:
@@ -116,7 +117,10 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
     owner = info.owner_id if info is not None and info.is_pc else None
     content = text.turn_announcement(turn, name, owner)
     # the key as the encounter row stores it (≤ 64), so buttons and reminders compare the same text
-    return content, turn_view(result.encounter_id, turn.key[:64]), mentions_for(owner)
+    view = turn_view(result.encounter_id, turn.key[:64])
+    for item in extra_buttons(result, turn.key[:64]):
+        view.add_item(item)
+    return content, view, mentions_for(owner)
 
 
 async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:

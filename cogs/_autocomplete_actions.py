@@ -1,0 +1,175 @@
+"""Autocomplete for the action commands and `/check`: read path only (``load_encounter``, no lock), filtered by
+what was typed, at most 25, never raising (any problem answers ``[]``).
+
+``target``/``enemy``/``as``/``into`` come from the encounter's combatants; ``weapon``/``type``/``aim``/
+``stance``/``action``/``grip``/``with``/``light`` from ``system.choices`` given the options typed so far
+(``interaction.namespace``); ``stat`` from ``system.check_stats`` of the character `/check` would use.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.characters import CharacterBook
+from bot.encounters import EncounterRead, load_encounter, resolve
+from cogs._autocomplete_encounters import choose
+from cogs._checks import is_gm
+from cogs._checks import where as where_of
+from rules.encounter import Action
+from rules.systems.registry import get_system
+
+log = logging.getLogger(__name__)
+
+Choices = list[app_commands.Choice[str]]
+
+# The command's option name → the option name ``choices`` knows.
+OPTION_KEYS = {"type": "type", "with": "stat", "action": "grapple"}
+
+
+def _ns(interaction: discord.Interaction[Any], name: str) -> Any:
+    return getattr(interaction.namespace, name, None)
+
+
+def _cid(read: EncounterRead, typed: Any) -> str | None:
+    if not typed:
+        return None
+    try:
+        return str(resolve(read.combatants, str(typed)).id)
+    except Exception:
+        return None
+
+
+def _actor(read: EncounterRead, interaction: discord.Interaction[Any]) -> str | None:
+    """``as`` when typed, else the member's combatant whose turn it is, else the member's first one."""
+    typed = _ns(interaction, "as")
+    if typed:
+        return _cid(read, typed)
+    own = [str(c.id) for c in read.combatants if c.owner_id == interaction.user.id]
+    if not own:
+        return None
+    try:
+        actors = read.turn().actors
+    except Exception:
+        actors = ()
+    on_turn = [c for c in own if c in actors]
+    return (on_turn or own)[0]
+
+
+def _kind(interaction: discord.Interaction[Any]) -> str:
+    command = interaction.command
+    name = command.qualified_name if command is not None else ""
+    return "reroll" if name == "initiative reroll" else name
+
+
+def partial_action(read: EncounterRead, interaction: discord.Interaction[Any], actor: str | None) -> Action:
+    target = _ns(interaction, "target") or _ns(interaction, "enemy")
+    kind = _kind(interaction)
+    return Action(
+        kind=kind,
+        actor=actor or "",
+        target=_cid(read, target),
+        weapon=_ns(interaction, "weapon"),
+        damage_type=_ns(interaction, "type"),
+        aim=_ns(interaction, "aim"),
+        grip=_ns(interaction, "grip"),
+        stance=_ns(interaction, "stance"),
+        grapple=_ns(interaction, "action") if kind == "grapple" else None,
+        light=_ns(interaction, "light"),
+    )
+
+
+async def _choices_for(interaction: discord.Interaction[Any], option: str, current: str) -> Choices:
+    try:
+        read = await load_encounter(interaction.client, where_of(interaction))
+        if read is None:
+            return []
+        actor = _actor(read, interaction)
+        action = partial_action(read, interaction, actor)
+        key = OPTION_KEYS.get(option, option)
+        values = read.system.choices(read.state, actor, key, action)  # type: ignore[attr-defined]
+        if option == "into":
+            names = read.names
+            values = tuple(names.get(v, v) for v in values)
+        return choose(values, current)
+    except Exception:
+        log.debug("action autocomplete for %s failed", option, exc_info=True)
+        return []
+
+
+async def ac_combatant_any(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Combatants of this encounter (``target``, ``enemy``, ``as``)."""
+    try:
+        read = await load_encounter(interaction.client, where_of(interaction))
+        return choose((c.name for c in read.combatants), current) if read is not None else []
+    except Exception:
+        return []
+
+
+async def ac_weapon(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "weapon", current)
+
+
+async def ac_type(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "type", current)
+
+
+async def ac_aim(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "aim", current)
+
+
+async def ac_grip(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "grip", current)
+
+
+async def ac_stance(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "stance", current)
+
+
+async def ac_grapple_action(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "action", current)
+
+
+async def ac_into(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "into", current)
+
+
+async def ac_with(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "with", current)
+
+
+async def ac_light(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return await _choices_for(interaction, "light", current)
+
+
+async def ac_check_character(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The member's characters (a GM: everyone's in this server)."""
+    try:
+        here = where_of(interaction)
+        book = CharacterBook(interaction.client.sessions, interaction.client.clock)
+        gm = await is_gm(interaction)
+        refs = await book.refs(here.guild_id, owner_id=None if gm else interaction.user.id)
+        return choose((r.name for r in refs), current)
+    except Exception:
+        log.debug("check character autocomplete failed", exc_info=True)
+        return []
+
+
+async def ac_stat(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """``system.check_stats`` of the character `/check` would use."""
+    try:
+        here = where_of(interaction)
+        client = interaction.client
+        view = await client.store.channel_view(here)
+        book = CharacterBook(client.sessions, client.clock)
+        typed = _ns(interaction, "character")
+        gm = await is_gm(interaction) if typed else False
+        record = await book.resolve(here.guild_id, interaction.user.id, typed, gm=gm, system=view.system)
+        system = get_system(record.system)
+        return choose(system.check_stats(system.sheet_from_dict(record.sheet)), current)
+    except Exception:
+        log.debug("stat autocomplete failed", exc_info=True)
+        return []

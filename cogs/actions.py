@@ -1,0 +1,557 @@
+"""The action commands (`/attack`, `/defend`, `/grapple`, `/heal`, `/deathsave`, `/move`, `/disengage`,
+`/stealth`, `/initiative reroll`, `/lockin`), `/check`, and the persistent **Death Save** button.
+
+Every action goes through the one change path (``bot.encounters.edit_encounter``): the actor is resolved
+(``as`` for a GM; else the member's own combatant for which the system allows that action now, else its
+combatant whose turn it is, so the system's own refusal is shown), names become combatant ids, an ``Action``
+is built and ``system.act`` applied; the reply is sent after the commit.
+
+- Nyra resolves at once; Kaernest declares and runs the clock; both answer publicly with the resolution, then
+  the turn announcement when the turn passed (``cogs.encounters.announce_turn``).
+- D6 declarations (before lock-in) are answered **ephemerally** with the plan so far (still saved and
+  logged, so `/gm undo` covers them); `/lockin`, ``lock:True``, `/deathsave` and `/initiative reroll`
+  resolve publicly.
+- When the turn passes to a D6 combatant in Last Gasp, the turn announcement carries the **Death Save**
+  button (``fray:death-save:<encounter>:<turn token>``), added through ``cogs._turn_buttons``.
+
+`/check` rolls ``system.check`` for the member's character (a GM: anyone's) under the channel's lock,
+consuming the channel's GM-queued dice and saving the rest back (``Store.edit_channel``, like `/roll`). It
+changes no encounter state, so it is not in the encounter log (and not undone by `/gm undo`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.characters import CharacterBook
+from bot.encounters import (
+    EncounterEdit,
+    EncounterResult,
+    NoEncounter,
+    check_range,
+    edit_encounter,
+)
+from bot.errors import BotError, NoSystem
+from bot.models import Combatant
+from bot.tree import NO_MENTIONS, report_error
+from cogs import _autocomplete_actions as ac
+from cogs import _render_actions as text
+from cogs import _render_encounters as enc_text
+from cogs import _turn_buttons
+from cogs._checks import is_gm, where
+from cogs.encounters import announce_turn, turn_token
+from rules.dice import QueuedDice
+from rules.encounter import Action
+from rules.errors import RulesError
+from rules.systems.registry import get_system
+
+if TYPE_CHECKING:
+    from bot.app import Fray
+
+log = logging.getLogger(__name__)
+
+MAX_BONUS = 100
+MAX_STOREYS = 100
+MAX_DISTANCE = 10_000
+MAX_COST = 1_000
+INTO_FIXED = ("wall", "object")
+DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
+# Commands after which the turn may have passed without this module's reply (the Last Gasp follow-up).
+
+
+# --- choosing the actor ---------------------------------------------------------------------------------
+
+
+def choose_actor(
+    edit: EncounterEdit, user_id: int, as_name: str | None, gm: bool, kind: str, probe: Action
+) -> Combatant:
+    """The combatant acting: ``as`` (GM only); else the member's own one allowed ``kind`` now; else its
+    combatant holding the turn (the system then says why not); else the system's refusal for its first one
+    (e.g. "there is no grappling in Nyra"), or "not your turn"."""
+    if as_name:
+        if not gm:
+            raise BotError(enc_text.as_needs_gm())
+        return edit.combatant(as_name)
+    own = [c for c in edit.combatants if c.owner_id == user_id]
+    if not own:
+        raise BotError(enc_text.not_your_combatant())
+    actions = edit.system
+    for c in own:
+        if kind in actions.allowed_actions(edit.state, str(c.id)):  # type: ignore[attr-defined]
+            return c
+    actors = edit.turn().actors
+    on_turn = [c for c in own if str(c.id) in actors]
+    if on_turn:
+        return on_turn[0]
+    # Not this member's turn: the system's own reason if it has one (an action it lacks), else "not your turn".
+    try:
+        actions.act(edit.state, replace(probe, actor=str(own[0].id)), _NoDice(), edit.house)  # type: ignore[attr-defined]
+    except RulesError as err:
+        if not isinstance(err, _DiceNeeded):
+            raise
+    except Exception:  # a probe must never turn a plain "not your turn" into an incident
+        log.debug("probing %s for a refusal failed", kind, exc_info=True)
+    raise BotError(enc_text.not_your_turn(edit.name_of(actors[0]) if actors else None))
+
+
+class _DiceNeeded(RulesError):
+    """A probe (``choose_actor``) got past the system's checks to the dice: it would have acted."""
+
+
+class _NoDice:
+    def roll(self, sides: int, label: str = "") -> Any:
+        raise _DiceNeeded("probe")
+
+
+# --- the action flow ------------------------------------------------------------------------------------
+
+
+def _target_id(edit: EncounterEdit, typed: str | None) -> tuple[str | None, str | None]:
+    if typed is None or not typed.strip():
+        return None, None
+    row = edit.combatant(typed)
+    return str(row.id), row.name
+
+
+def _into_id(edit: EncounterEdit, typed: str | None) -> str | None:
+    if typed is None or not typed.strip():
+        return None
+    if typed.strip().lower() in INTO_FIXED:
+        return typed.strip().lower()
+    return str(edit.combatant(typed).id)
+
+
+def is_declaration(system: str, kind: str, lock: bool) -> bool:
+    return system == "d6" and kind in DECLARING and not lock
+
+
+async def run_action(
+    interaction: discord.Interaction[Any],
+    kind: str,
+    as_name: str | None = None,
+    *,
+    target: str | None = None,
+    weapon: str | None = None,
+    damage_type: str | None = None,
+    aim: str | None = None,
+    grip: str | None = None,
+    bonus: int = 0,
+    stance: str | None = None,
+    grapple: str | None = None,
+    storeys: int = 0,
+    into: str | None = None,
+    stat: str | None = None,
+    distance: int | None = None,
+    cost: int | None = None,
+    light: str | None = None,
+    lock: bool = False,
+    button: tuple[int, str] | None = None,
+) -> None:
+    """One action through the change path, then the reply (see the module docstring)."""
+    check_range("bonus", bonus, -MAX_BONUS, MAX_BONUS)
+    check_range("storeys", storeys, 0, MAX_STOREYS)
+    if distance is not None:
+        check_range("distance", distance, 0, MAX_DISTANCE)
+    if cost is not None:
+        check_range("cost", cost, 0, MAX_COST)
+    bot = interaction.client
+    here = where(interaction)
+    user_id = interaction.user.id
+    gm = await is_gm(interaction) if (as_name or button) else False
+    command = "initiative reroll" if kind == "reroll" else kind
+    try:
+        async with edit_encounter(bot, here, user_id, command) as edit:
+            if button is None and kind != "defend":
+                edit.require_running()
+            target_id, target_name = _target_id(edit, target)
+            action = Action(
+                kind=kind,
+                actor="",
+                target=target_id,
+                weapon=weapon,
+                damage_type=damage_type,
+                aim=aim,
+                grip=grip,
+                bonus=bonus,
+                stance=stance,
+                grapple=grapple,
+                storeys=storeys,
+                into=_into_id(edit, into),
+                stat=stat,
+                distance=distance,
+                cost=cost,
+                light=light,
+                lock=lock,
+            )
+            if button is not None:
+                actor = _button_actor(edit, button, user_id, gm)
+            else:
+                actor = choose_actor(edit, user_id, as_name, gm, kind, action)
+            action = replace(action, actor=str(actor.id))
+            edit.apply(edit.system.act(edit.state, action, edit.dice, edit.house))  # type: ignore[attr-defined]
+            acting_for_other = actor.owner_id != user_id
+            detail = ", ".join(
+                str(v) for v in (weapon, damage_type, aim and f"aim {aim}", stance, grapple, stat, light) if v
+            )
+            edit.summary = text.summary(kind, actor.name, target_name, detail) + (
+                " (GM)" if acting_for_other else ""
+            )
+            system_name = edit.encounter.system
+            actor_name = actor.name
+    except NoEncounter:
+        if button is None:
+            raise
+        raise BotError(enc_text.stale_button()) from None
+    result = edit.result
+    assert result is not None
+    lines = text.resolution_lines(system_name, result.events, result.names)
+    if is_declaration(system_name, kind, lock):
+        messages = text.split_messages(text.declared_title(actor_name), lines)
+        for i, content in enumerate(messages):
+            if i == 0:
+                await interaction.response.send_message(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            else:
+                await interaction.followup.send(content, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        return
+    title = text.action_title(kind, actor_name, target_name, gm=acting_for_other)
+    for i, content in enumerate(text.split_messages(title, lines)):
+        if i == 0 and not interaction.response.is_done():
+            await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+    await announce_turn(interaction, result)
+
+
+def _button_actor(edit: EncounterEdit, button: tuple[int, str], user_id: int, gm: bool) -> Combatant:
+    encounter_id, token = button
+    if edit.encounter.id != encounter_id or token != turn_token(edit.encounter.turn_key or ""):
+        raise BotError(enc_text.stale_button())
+    edit.require_running()
+    actors = edit.turn().actors
+    if not actors:
+        raise BotError(enc_text.stale_button())
+    actor = edit.by_key(actors[0])
+    if actor is None:
+        raise BotError(enc_text.stale_button())
+    if not gm and not (actor.is_pc and actor.owner_id == user_id):
+        raise BotError(text.not_yours(actor.name))
+    return actor
+
+
+# --- Last Gasp ------------------------------------------------------------------------------------------
+
+
+def death_save_button(result: EncounterResult, key: str) -> discord.ui.Item[Any] | None:
+    """A turn announcement's Death Save button, when the turn belongs to a D6 combatant in Last Gasp
+    (registered in ``cogs._turn_buttons``, so `/turn end`, `/gm next`, the End turn button,
+    actions and a reminder's skip all carry it)."""
+    if result.system != "d6" or result.status != "running" or not result.turn.actors:
+        return None
+    row = next((c for c in result.tracker.order if c.id == result.turn.actors[0]), None)
+    if row is None or row.last_gasp_round is None:
+        return None
+    return DeathSaveButton(result.encounter_id, turn_token(key))
+
+
+class DeathSaveButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"fray:death-save:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
+):
+    """Makes the Death Save of the announced Last Gasp turn (what `/deathsave` does), if it is still that turn
+    and the clicker controls the combatant (or is a GM)."""
+
+    def __init__(self, encounter_id: int, token: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Death Save",
+                style=discord.ButtonStyle.danger,
+                emoji="💀",
+                custom_id=f"fray:death-save:{encounter_id}:{token}",
+            )
+        )
+        self.encounter_id = encounter_id
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Button, match: re.Match[str], /
+    ) -> DeathSaveButton:
+        return cls(int(match["eid"]), match["key"])
+
+    async def callback(self, interaction: discord.Interaction[Fray]) -> None:  # type: ignore[override]
+        try:
+            await run_action(interaction, "deathsave", button=(self.encounter_id, self.token))
+        except Exception as err:  # buttons are not covered by the tree's handler
+            await report_error(interaction, err)
+
+
+DYNAMIC_ITEMS = (DeathSaveButton,)
+
+
+# --- /check ---------------------------------------------------------------------------------------------
+
+
+async def run_check(
+    interaction: discord.Interaction[Any],
+    stat: str,
+    difficulty: str | None,
+    bonus: int,
+    character: str | None,
+) -> None:
+    check_range("bonus", bonus, -MAX_BONUS, MAX_BONUS)
+    bot = interaction.client
+    here = where(interaction)
+    view = await bot.store.channel_view(here)
+    gm = await is_gm(interaction) if character else False
+    book = CharacterBook(bot.sessions, bot.clock)
+    record = await book.resolve(here.guild_id, interaction.user.id, character, gm=gm, system=view.system)
+    if not record.system and not view.system:
+        raise NoSystem(text.check_no_system())
+    system = get_system(record.system or view.system)
+    sheet = system.sheet_from_dict(record.sheet)
+    async with bot.store.edit_channel(here) as edit:
+        house = system.house_from_dict(edit.view.rules_for(system.name))
+        queue = list(edit.config.dice_queue or [])
+        dice = QueuedDice(queue, bot.dice_source())
+        outcome = system.check(sheet, stat, difficulty, bonus, dice, house)
+        if list(dice.remaining) != queue:
+            edit.config.dice_queue = list(dice.remaining)
+    events = [e.to_dict() for e in outcome.events]
+    lines = text.resolution_lines(system.name, events, {})
+    messages = text.split_messages(text.check_title(record.name, stat), lines)
+    for i, content in enumerate(messages):
+        if i == 0:
+            await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+
+
+# --- the cog --------------------------------------------------------------------------------------------
+
+AS_HELP = "GM: the combatant who acts"
+LOCK_HELP = "D6: declare and lock in at once (a one-action turn)"
+LIGHTS = [app_commands.Choice(name=v, value=v) for v in ("dim", "normal", "daylight")]
+STATS = [app_commands.Choice(name=v, value=v) for v in ("charisma", "perception")]
+
+
+class Actions(commands.Cog):
+    """Combat actions for all three systems, and `/check`."""
+
+    initiative = app_commands.Group(
+        name="initiative", description="Initiative in the running encounter", guild_only=True
+    )
+
+    def __init__(self, bot: Fray) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="attack", description="Attack a combatant (D6: declares until /lockin)")
+    @app_commands.guild_only()
+    @app_commands.rename(type_="type", as_="as")
+    @app_commands.describe(
+        target="Who you attack",
+        weapon="The weapon (default: your first)",
+        type_="Nyra/Kaernest: the damage type",
+        aim="Nyra: the location aimed at; Kaernest/D6: a called shot",
+        grip="Kaernest: 1h or 2h",
+        bonus="A flat bonus, -100 to 100",
+        as_=AS_HELP,
+        lock=LOCK_HELP,
+    )
+    @app_commands.autocomplete(
+        target=ac.ac_combatant_any,
+        weapon=ac.ac_weapon,
+        type_=ac.ac_type,
+        aim=ac.ac_aim,
+        grip=ac.ac_grip,
+        as_=ac.ac_combatant_any,
+    )
+    async def attack(
+        self,
+        interaction: discord.Interaction[Fray],
+        target: str,
+        weapon: str | None = None,
+        type_: str | None = None,
+        aim: str | None = None,
+        grip: str | None = None,
+        bonus: int = 0,
+        as_: str | None = None,
+        lock: bool = False,
+    ) -> None:
+        await run_action(
+            interaction,
+            "attack",
+            as_,
+            target=target,
+            weapon=weapon,
+            damage_type=type_,
+            aim=aim,
+            grip=grip,
+            bonus=bonus,
+            lock=lock,
+        )
+
+    @app_commands.command(name="defend", description="Take a defensive stance")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(stance="The stance", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.autocomplete(stance=ac.ac_stance, as_=ac.ac_combatant_any)
+    async def defend(
+        self, interaction: discord.Interaction[Fray], stance: str, as_: str | None = None, lock: bool = False
+    ) -> None:
+        await run_action(interaction, "defend", as_, stance=stance, lock=lock)
+
+    @app_commands.command(
+        name="grapple", description="D6 grappling: start, contest, throw, pin, takedown, release"
+    )
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        action="start, contest, throw, pin, takedown or release",
+        target="Who you grapple",
+        storeys="A throw off a height: storeys, 0-100",
+        into="A throw into: wall, object or a combatant",
+        bonus="Take-down: the GM's environment modifier",
+        as_=AS_HELP,
+        lock=LOCK_HELP,
+    )
+    @app_commands.autocomplete(
+        action=ac.ac_grapple_action, target=ac.ac_combatant_any, into=ac.ac_into, as_=ac.ac_combatant_any
+    )
+    async def grapple(
+        self,
+        interaction: discord.Interaction[Fray],
+        action: str,
+        target: str | None = None,
+        storeys: int = 0,
+        into: str | None = None,
+        bonus: int = 0,
+        as_: str | None = None,
+        lock: bool = False,
+    ) -> None:
+        await run_action(
+            interaction,
+            "grapple",
+            as_,
+            grapple=action,
+            target=target,
+            storeys=storeys,
+            into=into,
+            bonus=bonus,
+            lock=lock,
+        )
+
+    @app_commands.command(name="heal", description="D6: heal with one of the party's heals")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(target="Who you heal", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.autocomplete(target=ac.ac_combatant_any, as_=ac.ac_combatant_any)
+    async def heal(
+        self, interaction: discord.Interaction[Fray], target: str, as_: str | None = None, lock: bool = False
+    ) -> None:
+        await run_action(interaction, "heal", as_, target=target, lock=lock)
+
+    @app_commands.command(name="deathsave", description="D6 Last Gasp: the Death Save")
+    @app_commands.guild_only()
+    @app_commands.rename(with_="with", as_="as")
+    @app_commands.describe(with_="Physique with charisma or perception (default: the higher)", as_=AS_HELP)
+    @app_commands.choices(with_=STATS)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def deathsave(
+        self, interaction: discord.Interaction[Fray], with_: str | None = None, as_: str | None = None
+    ) -> None:
+        await run_action(interaction, "deathsave", as_, stat=with_)
+
+    @app_commands.command(name="move", description="Move (Nyra: spends `cost` delay, set by the GM)")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(
+        distance="How far, 0-10000",
+        cost="Nyra: the delay it costs; Kaernest: its speed",
+        as_=AS_HELP,
+        lock=LOCK_HELP,
+    )
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def move(
+        self,
+        interaction: discord.Interaction[Fray],
+        distance: int | None = None,
+        cost: int | None = None,
+        as_: str | None = None,
+        lock: bool = False,
+    ) -> None:
+        await run_action(interaction, "move", as_, distance=distance, cost=cost, lock=lock)
+
+    @app_commands.command(name="disengage", description="D6: leave melee with an enemy (Agility vs Agility)")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(enemy="The enemy you leave", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.autocomplete(enemy=ac.ac_combatant_any, as_=ac.ac_combatant_any)
+    async def disengage(
+        self, interaction: discord.Interaction[Fray], enemy: str, as_: str | None = None, lock: bool = False
+    ) -> None:
+        await run_action(interaction, "disengage", as_, target=enemy, lock=lock)
+
+    @app_commands.command(name="stealth", description="D6: a stealth check against every opponent")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(light="dim, normal or daylight (default normal)", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.choices(light=LIGHTS)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def stealth(
+        self,
+        interaction: discord.Interaction[Fray],
+        light: str | None = None,
+        as_: str | None = None,
+        lock: bool = False,
+    ) -> None:
+        await run_action(interaction, "stealth", as_, light=light, lock=lock)
+
+    @initiative.command(name="reroll", description="D6: reroll your initiative (uses the whole turn)")
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_=AS_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def reroll(self, interaction: discord.Interaction[Fray], as_: str | None = None) -> None:
+        await run_action(interaction, "reroll", as_)
+
+    @app_commands.command(name="lockin", description="D6: resolve the actions declared this turn")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(as_=AS_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def lockin(self, interaction: discord.Interaction[Fray], as_: str | None = None) -> None:
+        await run_action(interaction, "lockin", as_)
+
+    @app_commands.command(name="check", description="A system check for your character")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        stat="The stat or skill",
+        difficulty="Nyra: easy…critical; D6: a number to beat; Kaernest: a modifier",
+        bonus="A flat bonus, -100 to 100",
+        character="Your character (a GM: anyone's; default: your only one in this system)",
+    )
+    @app_commands.autocomplete(stat=ac.ac_stat, character=ac.ac_check_character)
+    async def check(
+        self,
+        interaction: discord.Interaction[Fray],
+        stat: str,
+        difficulty: str | None = None,
+        bonus: int = 0,
+        character: str | None = None,
+    ) -> None:
+        await run_check(interaction, stat, difficulty, bonus, character)
+
+
+async def setup(bot: Fray) -> None:
+    _turn_buttons.register(death_save_button)
+    await bot.add_cog(Actions(bot))
+
+
+async def teardown(bot: Fray) -> None:
+    _turn_buttons.unregister(death_save_button)
