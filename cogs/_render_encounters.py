@@ -241,6 +241,10 @@ def ended(name: str, tracker: TrackerView, log_rows: int) -> str:
     return fit("\n".join(lines))
 
 
+def numbers_need_gm() -> str:
+    return "Only a GM can show NPC numbers; `/encounter status` without `numbers` shows the tracker."
+
+
 def undone(summaries: Sequence[str]) -> str:
     lines = [f"↩️ Undid {len(summaries)} change(s), newest first:"]
     lines += [f"• {clean(s, 200)}" for s in summaries]
@@ -376,8 +380,10 @@ def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = Fal
     return f"{marker} {init}**{clean(row.name, 64)}**{npc} · {' · '.join(parts)}"
 
 
-def tracker_embed(name: str, tracker: TrackerView, turn: TurnStatus, status: str) -> discord.Embed:
-    """The tracker as one embed within Discord's limits."""
+def tracker_embed(
+    name: str, tracker: TrackerView, turn: TurnStatus, status: str, *, npc_numbers: bool = False
+) -> discord.Embed:
+    """The tracker as one embed within Discord's limits. NPC HP is a state word unless ``npc_numbers``."""
     title = f"⚔️ {clean(name, 100)} — {system_title(tracker.system)}"
     head = []
     if status == "ended":
@@ -392,7 +398,7 @@ def tracker_embed(name: str, tracker: TrackerView, turn: TurnStatus, status: str
     lines: list[str] = []
     budget = MAX_DESCRIPTION - 200 - sum(len(h) + 1 for h in head)
     for i, row in enumerate(tracker.order):
-        line = tracker_line(row, row.id in tracker.current and status != "ended")
+        line = tracker_line(row, row.id in tracker.current and status != "ended", npc_numbers)
         if budget - len(line) - 1 < 0:
             lines.append(f"… and {len(tracker.order) - i} more combatants")
             break

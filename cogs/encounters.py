@@ -485,11 +485,16 @@ class Encounters(
         await reply_change(interaction, "⚔️ The fight begins! Initiative:", edit.result)
 
     @app_commands.command(name="status", description="The tracker: order, whose turn, health, conditions")
-    async def status(self, interaction: discord.Interaction[Fray]) -> None:
+    @app_commands.describe(numbers="GM: show NPC HP as numbers instead of state words")
+    async def status(self, interaction: discord.Interaction[Fray], numbers: bool = False) -> None:
+        if numbers and not await is_gm(interaction):
+            raise BotError(text.numbers_need_gm())
         read = await load_encounter(self.bot, where(interaction))
         if read is None:
             raise NoEncounter(text.no_encounter())
-        embed = text.tracker_embed(read.encounter.name, read.tracker(), read.turn(), read.encounter.status)
+        embed = text.tracker_embed(
+            read.encounter.name, read.tracker(), read.turn(), read.encounter.status, npc_numbers=numbers
+        )
         view = turn_view(read.encounter.id or 0, None, end_turn=False)
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
 

@@ -183,3 +183,23 @@ async def test_autocomplete_answers_fast_from_this_channel(fray: Harness) -> Non
         timings.append(time.perf_counter() - started)
     median = statistics.median(timings)
     assert median < 0.050, f"location autocomplete took {median * 1000:.1f} ms"
+
+
+async def test_npc_hp_is_a_word_unless_a_gm_shows_numbers(fray: Harness) -> None:
+    d6 = get_system("d6")
+    fray.dice.current = RandomDice(3)
+    await setup_gm(fray, "d6")
+    await make_character(fray, fray.player, "Ayla", "d6", d6.new_sheet("Ayla"))
+    await ok(fray, fray.gm, "encounter start", name="Road")
+    await ok(fray, fray.player, "encounter join")
+    await ok(fray, fray.gm, "encounter add", name="Thug", template=d6.creature_names()[0], side="foes")
+    await ok(fray, fray.gm, "gm damage", target="Thug", amount=2)
+
+    def line(r, name: str) -> str:
+        return next(x for x in r.embeds[0]["description"].splitlines() if f"**{name}**" in x)
+
+    plain = await ok(fray, fray.player, "encounter status")
+    assert "HP" in line(plain, "Ayla") and "HP" not in line(plain, "Thug") and "wounded" in line(plain, "Thug")
+    await refused(fray, fray.player, "encounter status", "Only a GM can show NPC numbers", numbers=True)
+    shown = await ok(fray, fray.gm, "encounter status", numbers=True)
+    assert "HP" in line(shown, "Thug")
