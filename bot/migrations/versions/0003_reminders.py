@@ -2,7 +2,7 @@
 
 The encounter's reminder columns (``reminder_due_at`` with its index, ``reminders_sent``) came with 0002.
 
-Revision ID: 0004
+Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-29 23:09:11.382950
 """
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0004'
+revision: str = '0003'
 down_revision: str | None = '0002'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
