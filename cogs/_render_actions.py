@@ -371,6 +371,10 @@ def d6_declared(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     kind = str(a.get("kind", "")).replace("_", " ")
     target = f" {who(n, a.get('target'))}" if a.get("target") else ""
     extra = f" {a.get('move')}" if a.get("move") else ""
+    if kind == "move":
+        extra = f" {a.get('distance')}" + (
+            ", leaving melee without disengaging" if a.get("leave_melee") else ""
+        )
     return f"📝 {who(n, e.get('who'))} declares {kind}{extra}{target} (action {e.get('count')})"
 
 
@@ -413,6 +417,28 @@ def d6_defense(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
         + (f" ({mods})" if mods else "")
         + f": save **{e.get('save')}** (limit {e.get('limit')}){pool_rule(e.get('roll'))}",
         e,
+    )
+
+
+def d6_overwhelmed(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    how = "backstabbed through the parry" if e.get("reason") == "backstab" else "parry overwhelmed"
+    return (
+        f"💢 {who(n, e.get('who'))}: {how} by {who(n, e.get('by'))} → staggered, save **8** until "
+        "the next turn"
+    )
+
+
+def d6_shield_hit(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    return (
+        f"🛡️ {who(n, e.get('by'))}'s {e.get('roll_total')} lands on {who(n, e.get('who'))}'s shield "
+        f"(band {e.get('band_low')}–{e.get('band_high')}): a damage check for the shield (GM)"
+    )
+
+
+def d6_free_attack(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    return (
+        f"🗡️ {who(n, e.get('attacker'))} gets a **free attack** on {who(n, e.get('target'))} "
+        f"({clean(str(e.get('reason', '')), 60)})"
     )
 
 
@@ -600,6 +626,9 @@ D6: dict[str, Line] = {
     "TurnLocked": d6_locked,
     "AttackRolled": d6_attack,
     "DefenseTaken": d6_defense,
+    "DefenseOverwhelmed": d6_overwhelmed,
+    "ShieldHit": d6_shield_hit,
+    "FreeAttackOwed": d6_free_attack,
     "SaveScore": d6_save,
     "DamageRolled": d6_damage,
     "DamageApplied": d6_applied,
@@ -705,6 +734,10 @@ def summary(kind: str, actor: str, target: str | None, detail: str = "") -> str:
     label = "initiative reroll" if kind == "reroll" else kind
     text = f"{actor}: {label}" + (f" {target}" if target else "") + (f" ({detail})" if detail else "")
     return text[:300]
+
+
+def leave_ignored() -> str:
+    return "`leave` is for D6 (leaving melee without disengaging); it changes nothing here."
 
 
 def check_title(character: str, stat: str) -> str:

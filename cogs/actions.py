@@ -10,7 +10,8 @@ is built and ``system.act`` applied; the reply is sent after the commit.
   the turn announcement when the turn passed (``cogs.encounters.announce_turn``).
 - D6 declarations (before lock-in) are answered **ephemerally** with the plan so far (still saved and
   logged, so `/gm undo` covers them); `/lockin`, ``lock:True``, `/deathsave` and `/initiative reroll`
-  resolve publicly.
+  resolve publicly. `/move leave:True` leaves melee without disengaging (D6: every engaged enemy's free
+  attack at lock-in); Nyra and Kaernest have no melee to leave, so it changes nothing there (a ``Note``).
 - When the turn passes to a D6 combatant in Last Gasp, the turn announcement carries the **Death Save**
   button (``fray:death-save:<encounter>:<turn token>``), added through ``cogs._turn_buttons``.
 
@@ -50,6 +51,7 @@ from cogs.encounters import announce_turn, turn_token
 from rules.dice import QueuedDice
 from rules.encounter import Action
 from rules.errors import RulesError
+from rules.events import Note, Outcome
 from rules.systems.registry import get_system
 
 if TYPE_CHECKING:
@@ -151,6 +153,7 @@ async def run_action(
     distance: int | None = None,
     cost: int | None = None,
     light: str | None = None,
+    leave: bool = False,
     lock: bool = False,
     button: tuple[int, str] | None = None,
 ) -> None:
@@ -188,6 +191,7 @@ async def run_action(
                 distance=distance,
                 cost=cost,
                 light=light,
+                leave=leave,
                 lock=lock,
             )
             if button is not None:
@@ -195,7 +199,10 @@ async def run_action(
             else:
                 actor = choose_actor(edit, user_id, as_name, gm, kind, action)
             action = replace(action, actor=str(actor.id))
-            edit.apply(edit.system.act(edit.state, action, edit.dice, edit.house))  # type: ignore[attr-defined]
+            outcome = edit.system.act(edit.state, action, edit.dice, edit.house)  # type: ignore[attr-defined]
+            if leave and edit.encounter.system != "d6":  # only D6 has melee to leave (RULES.md §3)
+                outcome = Outcome(outcome.state, (Note(text.leave_ignored()), *outcome.events))
+            edit.apply(outcome)
             acting_for_other = actor.owner_id != user_id
             detail = ", ".join(
                 str(v) for v in (weapon, damage_type, aim and f"aim {aim}", stance, grapple, stat, light) if v
@@ -474,6 +481,7 @@ class Actions(commands.Cog):
     @app_commands.describe(
         distance="How far, 0-10000",
         cost="Nyra: the delay it costs; Kaernest: its speed",
+        leave="D6: leave melee without disengaging; every engaged enemy gets a free attack",
         as_=AS_HELP,
         lock=LOCK_HELP,
     )
@@ -483,10 +491,11 @@ class Actions(commands.Cog):
         interaction: discord.Interaction[Fray],
         distance: int | None = None,
         cost: int | None = None,
+        leave: bool = False,
         as_: str | None = None,
         lock: bool = False,
     ) -> None:
-        await run_action(interaction, "move", as_, distance=distance, cost=cost, lock=lock)
+        await run_action(interaction, "move", as_, distance=distance, cost=cost, leave=leave, lock=lock)
 
     @app_commands.command(name="disengage", description="D6: leave melee with an enemy (Agility vs Agility)")
     @app_commands.guild_only()

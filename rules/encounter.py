@@ -247,6 +247,7 @@ class Action:
     stat: str | None = None  # /deathsave with: charisma | perception
     distance: int | None = None  # /move
     cost: int | None = None  # /move: Nyra delay cost (GM-set)
+    leave: bool = False  # /move, D6: leave melee without disengaging (every engaged enemy gets a free attack)
     light: str | None = None  # /stealth: dim | normal | daylight
     lock: bool = False  # D6: declare and lock in at once (a one-action turn)
 

@@ -81,6 +81,9 @@ def _conditions(state: D6State, c: Combatant) -> tuple[str, ...]:
         out.append("pinned")
     if c.hidden_from:
         out.append("hidden")
+    if c.engaged_with:
+        names = (state.get(e).name for e in c.engaged_with if state.has(e))
+        out.append("engaged with " + ", ".join(names))
     d = c.defense
     if d is not None:
         if d.stance == "block":
@@ -107,7 +110,7 @@ def _action_text(state: D6State, a: PlannedAction) -> str:
     elif k in ("heal", "disengage"):
         text = f"{k} {name(a.target)}"
     elif k == "move":
-        text = f"move {a.distance}"
+        text = f"move {a.distance}" + (", leaving melee" if a.leave_melee else "")
     elif k == "check":
         text = f"check {a.stat}"
     elif k == "death_save":

@@ -50,10 +50,17 @@ Per kind:
   a PC with a heal left in the party pool, counting heals already planned this turn; an empty pool is refused
   saying so. The heal uses the pool at lock-in whatever it rolls (core).
 - ``move``: ``distance`` required, 0 to the sheet's movement (half of it free, core). Refused while in a
-  grapple or engaged in melee, unless the plan already has a release or throw of that grapple and a disengage
-  from each engaged enemy (a grapple engages the two; a release ends the grapple, not the melee; a throw ends
-  both). A failed disengage then skips the move at lock-in (core). Leaving melee without disengaging (free
-  attacks for the enemies) has no option on the command, so it is not offered. ``cost`` is Nyra's: ignored.
+  grapple, unless the plan already has a release or throw of that grapple (a grapple engages the two; a
+  release ends the grapple, not the melee; a throw ends both). Engaged in melee, there are two ways out, and
+  without either the move is refused naming both: a disengage from each engaged enemy declared first (a
+  failed one then skips the move at lock-in, core), or ``leave`` (`/move leave:True`): leave melee without
+  disengaging. A leaving move is planned with ``leave_melee``; at lock-in the mover leaves and every enemy
+  still engaged with it then gets a free attack, resolved there and then in initiative order
+  (``movement.leave_melee``: each a ``FreeAttackOwed`` followed by the attack's events); then the
+  engagement ends. A free attack that drops the mover to Last Gasp ends the series and makes the rest of
+  the plan impossible (skipped with a note, core). ``leave`` while engaged with nobody is a plain move (a
+  ``Note`` says so: only an earlier action of the plan engaging it would matter). After a leaving move,
+  nothing in the plan counts as engaged (``stealth`` may follow). ``cost`` is Nyra's: ignored.
 - ``disengage``: ``target`` = the enemy, one the actor is engaged with, once per plan.
 - ``stealth``: ``light`` dim/normal/daylight (default normal); refused while engaged or grappling (as ``move``).
 
@@ -110,7 +117,7 @@ _USED: dict[str, tuple[str, ...]] = {
     "grapple": ("grapple", "target", "storeys", "into", "bonus"),
     "heal": ("target", "bonus"),
     "deathsave": ("stat",),
-    "move": ("distance",),
+    "move": ("distance", "leave"),
     "disengage": ("target",),
     "stealth": ("light", "bonus"),
     "reroll": (),
@@ -169,7 +176,10 @@ def _grapples_held(state: D6State, c: Combatant) -> list[str]:
 
 
 def _engaged(state: D6State, c: Combatant) -> list[str]:
-    """Ids of the active enemies ``c`` is engaged with that no planned disengage (or throw) parts it from."""
+    """Ids of the active enemies ``c`` is engaged with that no planned disengage (or throw) parts it from;
+    none once a move leaving melee is planned (it ends every engagement)."""
+    if any(a.kind == "move" and a.leave_melee for a in _planned(state)):
+        return []
     covered = {
         a.target
         for a in _planned(state)
@@ -253,7 +263,7 @@ def describe(state: D6State, a: PlannedAction) -> str:
     elif k in ("heal", "disengage"):
         text = f"{k} {_name(state, a.target)}"
     elif k == "move":
-        text = f"move {a.distance}"
+        text = f"move {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
     elif k == "stealth":
         text = f"stealth ({a.light} light)"
     elif k == "death_save":
@@ -319,6 +329,7 @@ def _unused_notes(kind: str, action: Action) -> list[Event]:
         "distance": action.distance is not None,
         "cost": action.cost is not None,
         "light": bool((action.light or "").strip()),
+        "leave": bool(action.leave),
     }
     label = "/initiative reroll" if kind == "reroll" else f"/{kind}"
     return [
@@ -406,13 +417,17 @@ def _heal(state: D6State, c: Combatant, action: Action) -> PlannedAction:
     return PlannedAction("heal", target=t.id, bonus=_bonus(action))
 
 
-def _held_refusal(state: D6State, c: Combatant, doing: str) -> None:
+def _grapple_hold_refusal(state: D6State, c: Combatant, doing: str) -> None:
     held = _grapples_held(state, c)
     if held:
         raise NotAllowed(
             f"{c.name} is in a grapple with {_names(state, held)}: {doing} only after releasing or "
             "throwing (declare that first) or contesting free."
         )
+
+
+def _held_refusal(state: D6State, c: Combatant, doing: str) -> None:
+    _grapple_hold_refusal(state, c, doing)
     engaged = _engaged(state, c)
     if engaged:
         raise NotAllowed(
@@ -431,9 +446,45 @@ def _move(state: D6State, c: Combatant, action: Action) -> PlannedAction:
         raise InvalidInput("Distance cannot be negative.")
     if action.distance > most:
         raise NotAllowed(f"{c.name} moves at most {most} in a turn.")
+    leave = bool(action.leave) and action.distance > 0  # a move of 0 leaves nothing
     if action.distance > 0:
-        _held_refusal(state, c, "it can move")
-    return PlannedAction("move", distance=action.distance)
+        _grapple_hold_refusal(state, c, "it can move")
+        engaged = _engaged(state, c)
+        if engaged and not leave:
+            raise NotAllowed(
+                f"{c.name} is engaged in melee with {_names(state, engaged)}: declare `/disengage` from each "
+                "first (one action per enemy), or leave melee without disengaging with `/move leave:True` "
+                "(each of them gets a free attack)."
+            )
+    return PlannedAction("move", distance=action.distance, leave_melee=leave)
+
+
+def _leave_notes(state: D6State, c: Combatant, action: Action, planned: PlannedAction) -> list[Event]:
+    """What a move leaving melee will bring at lock-in, as far as it can be told now."""
+    if planned.kind != "move" or not action.leave:
+        return []
+    if not planned.leave_melee:
+        return [Note("A move of 0 leaves nothing: `leave` changes nothing.")]
+    engaged = [e for e in c.engaged_with if state.has(e) and state.get(e).can_act]
+    if not engaged:
+        return [
+            Note(
+                f"{c.name} is not engaged in melee now: `leave` changes nothing unless an earlier action "
+                "of the plan engages it."
+            )
+        ]
+    parting = {a.target for a in _planned(state) if a.kind == "disengage"}
+    sure = [e for e in engaged if e not in parting]
+    maybe = [e for e in engaged if e in parting]
+
+    def get(ids: list[str]) -> str:
+        return f"{_names(state, ids)} {'gets' if len(ids) == 1 else 'each get'} an attack on {c.name}"
+
+    if sure:
+        said = get(sure) + (f"; {_names(state, maybe)} too if the disengage fails" if maybe else "")
+    else:
+        said = get(maybe) + " if the disengage fails"
+    return [Note(f"Leaving melee without disengaging: at lock-in {said}. Then the engagement ends.")]
 
 
 def _disengage(state: D6State, c: Combatant, action: Action) -> PlannedAction:
@@ -512,7 +563,7 @@ class D6Actions:
             planned = PlannedAction("reroll_initiative")
             return self._declare_and_lock(state, c, planned, _unused_notes(kind, action), dice, house)
         planned = _BUILDERS[kind](state, c, action)
-        notes = _unused_notes(kind, action)
+        notes = [*_unused_notes(kind, action), *_leave_notes(state, c, action, planned)]
         if action.lock:
             return self._declare_and_lock(state, c, planned, notes, dice, house)
         declared = declare(state, c.id, planned)  # the core's own checks (total defense alone, …)

@@ -395,7 +395,8 @@ class GrapplePenaltyOwed(Event):
 
 @dataclass(frozen=True)
 class FreeAttackOwed(Event):
-    """The shell offers ``attacker`` a free attack on ``target`` (leaving melee without disengaging)."""
+    """``attacker`` gets a free attack on ``target`` (leaving melee without disengaging). From
+    ``movement.leave_melee`` (a planned move with ``leave_melee``) the attack's own events follow at once."""
 
     attacker: str
     target: str

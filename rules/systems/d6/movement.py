@@ -2,16 +2,26 @@
 
 Moving up to half the sheet's movement is a free action; more is an action. A combatant engaged in melee
 must first disengage: Agility against each enemy's Agility, one action per enemy, higher wins (tie: the
-enemy). Leaving melee without disengaging gives every engaged enemy a free attack (``FreeAttackOwed``
-events; the shell resolves them with ``attack(..., free_attack=True)``). A hidden combatant that moves owes
-a new stealth check (``StealthCheckDue``).
+enemy). Leaving melee without disengaging gives every engaged enemy a free attack: ``move(...,
+leave_melee=True)`` only says who is owed one (``FreeAttackOwed``) and ends the engagement; ``leave_melee``
+(what a planned move with ``leave_melee`` resolves to at lock-in) also resolves them. A hidden combatant that
+moves owes a new stealth check (``StealthCheckDue``).
+
+``leave_melee``, our readings: the mover leaves (``Moved``), then each engaged enemy, in initiative order (those
+not in this round's order last), makes its free attack at once: ``attack(..., free_attack=True)`` with its
+default weapon against the mover's save as it stands (a parry or dodge of this turn counts, and is used up or
+overwhelmed as usual), each attack's dice in the core's order (to-hit, then damage after a hit). Each attack
+follows its ``FreeAttackOwed``. A free attack that drops the mover (Last Gasp, out, dead) ends the series:
+the rest lapse with a ``Note`` (whether to strike a fallen body is the GM's call on the enemy's own turn).
+Then the engagement ends on both sides.
 """
 
 from __future__ import annotations
 
 from rules.dice import DiceSource
-from rules.errors import InvalidInput, NotAllowed
-from rules.events import Event, Outcome
+from rules.errors import InvalidInput, NotAllowed, RulesError
+from rules.events import Event, Note, Outcome
+from rules.systems.d6.attack import attack
 from rules.systems.d6.checks import base_code, roll_check, turn_mods
 from rules.systems.d6.events import Disengaged, FreeAttackOwed, Moved, StealthCheckDue
 from rules.systems.d6.house import HouseRules
@@ -52,6 +62,41 @@ def move(state: D6State, who: str, distance: int, *, leave_melee: bool = False) 
     events.insert(0, Moved(who, distance, is_free_move(c.sheet, distance)))
     if c.hidden_from and distance > 0:
         events.append(StealthCheckDue(who))
+    return Outcome(state, tuple(events))
+
+
+def leave_melee(
+    state: D6State, who: str, distance: int, dice: DiceSource, house: HouseRules
+) -> Outcome[D6State]:
+    """Move ``distance``, leaving melee without disengaging: every engaged enemy's free attack is resolved
+    now (see the module docstring). Not engaged: a plain move."""
+    left = move(state, who, distance, leave_melee=True)  # every check, Moved and who is owed a free attack
+    owed = [e for e in left.events if isinstance(e, FreeAttackOwed)]
+    if not owed:
+        return left
+    rank = {cid: i for i, cid in enumerate(state.order)}
+    owed.sort(key=lambda e: rank.get(e.attacker, len(rank)))  # stable: the rest in engagement order
+    events: list[Event] = [e for e in left.events if isinstance(e, Moved)]
+    mover = state.get(who)
+    for i, owe in enumerate(owed):
+        if not state.get(who).can_act:
+            lapsed = ", ".join(state.get(o.attacker).name for o in owed[i:])
+            events.append(Note(f"{mover.name} is down: the remaining free attacks ({lapsed}) lapse."))
+            break
+        events.append(owe)
+        try:
+            out = attack(state, owe.attacker, who, dice, house, free_attack=True)
+        except RulesError as err:  # e.g. an enemy pinned by someone else may only attack its pinner
+            events.append(Note(f"{state.get(owe.attacker).name}'s free attack is skipped: {err.reason}"))
+            continue
+        state = out.state
+        events.extend(out.events)
+    # Then the engagement ends on both sides (after the attacks: a melee attack engages).
+    for o in state.combatants:
+        if who in o.engaged_with:
+            state = state.update(o.id, engaged_with=tuple(x for x in o.engaged_with if x != who))
+    state = state.update(who, engaged_with=())
+    events.extend(e for e in left.events if not isinstance(e, Moved | FreeAttackOwed))
     return Outcome(state, tuple(events))
 
 

@@ -9,7 +9,9 @@ only action is the Death Save. Dual wielding: a plan attacking with two differen
 those attacks unless trained.
 
 Our readings: an action that became impossible during lock-in (its target fell to an earlier action) is
-skipped with a note instead of undoing the turn; ending a turn with an unlocked plan discards the plan.
+skipped with a note instead of undoing the turn; ending a turn with an unlocked plan discards the plan. A move
+planned with ``leave_melee`` resolves every engaged enemy's free attack there and then
+(``movement.leave_melee``); a free attack that drops the actor makes the rest of the plan impossible.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from rules.systems.d6.healing import heal
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_one, start_new_round
 from rules.systems.d6.last_gasp import DEATH_SAVE_STATS, death_save
-from rules.systems.d6.movement import disengage, is_free_move, move
+from rules.systems.d6.movement import disengage, is_free_move, leave_melee, move
 from rules.systems.d6.sheet import Sheet
 from rules.systems.d6.state import ACTION_KINDS, STANCES, D6State, Plan, PlannedAction
 from rules.systems.d6.stealth import LIGHT_MOD, stealth
@@ -207,7 +209,9 @@ def resolve(
     if k == "heal":
         return heal(state, who, a.target, dice, house, bonus=a.bonus, penalty_dice=penalty_dice)
     if k == "move":
-        return move(state, who, a.distance, leave_melee=a.leave_melee)
+        if a.leave_melee:  # every engaged enemy's free attack, resolved now
+            return leave_melee(state, who, a.distance, dice, house)
+        return move(state, who, a.distance)
     if k == "disengage":
         return disengage(state, who, a.target, dice, house, penalty_dice=penalty_dice)
     if k == "stealth":
