@@ -20,6 +20,7 @@ from cogs._autocomplete_encounters import choose
 from cogs._checks import is_gm
 from cogs._checks import where as where_of
 from rules.encounter import Action
+from rules.errors import RulesError
 from rules.systems.registry import get_system
 
 log = logging.getLogger(__name__)
@@ -95,8 +96,10 @@ async def _choices_for(interaction: discord.Interaction[Any], option: str, curre
             names = read.names
             values = tuple(names.get(v, v) for v in values)
         return choose(values, current)
-    except Exception:
-        log.debug("action autocomplete for %s failed", option, exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("action autocomplete for %s failed", option, exc_info=True)
         return []
 
 
@@ -153,8 +156,10 @@ async def ac_check_character(interaction: discord.Interaction[Any], current: str
         gm = await is_gm(interaction)
         refs = await book.refs(here.guild_id, owner_id=None if gm else interaction.user.id)
         return choose((r.name for r in refs), current)
-    except Exception:
-        log.debug("check character autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("check character autocomplete failed", exc_info=True)
         return []
 
 
@@ -170,6 +175,8 @@ async def ac_stat(interaction: discord.Interaction[Any], current: str) -> Choice
         record = await book.resolve(here.guild_id, interaction.user.id, typed, gm=gm, system=view.system)
         system = get_system(record.system)
         return choose(system.check_stats(system.sheet_from_dict(record.sheet)), current)
-    except Exception:
-        log.debug("stat autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("stat autocomplete failed", exc_info=True)
         return []

@@ -21,6 +21,8 @@ from rules.systems.registry import get_system
 if TYPE_CHECKING:
     from bot.app import Fray
 
+from rules.errors import RulesError
+
 log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
@@ -81,8 +83,10 @@ async def character_choices(interaction: discord.Interaction[Fray], current: str
         return [Choice(name=_label(interaction, r, with_owner=gm), value=r.reference) for r in refs][
             :MAX_CHOICES
         ]
-    except Exception:
-        log.debug("character autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("character autocomplete failed", exc_info=True)
         return []
 
 
@@ -123,8 +127,10 @@ async def field_choices(interaction: discord.Interaction[Fray], current: str) ->
         if not any(name_key(f) == "name" for f in fields):
             fields.append("name")
         return _choices(fields, current)
-    except Exception:
-        log.debug("field autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("field autocomplete failed", exc_info=True)
         return []
 
 
@@ -143,8 +149,10 @@ async def weapon_choices(interaction: discord.Interaction[Fray], current: str) -
         if getattr(interaction.namespace, "remove", False):
             return _choices(carried, current)
         return _choices([*rules.weapon_names(), *carried], current)
-    except Exception:
-        log.debug("weapon autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("weapon autocomplete failed", exc_info=True)
         return []
 
 
@@ -154,6 +162,8 @@ async def armour_choices(interaction: discord.Interaction[Fray], current: str) -
         if system is None:
             return []
         return _choices(get_system(system).armour_names(), current)
-    except Exception:
-        log.debug("armour autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("armour autocomplete failed", exc_info=True)
         return []

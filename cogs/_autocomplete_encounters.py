@@ -15,6 +15,7 @@ from discord import app_commands
 from bot.encounters import EncounterBot, characters_of, load_encounter, resolve
 from bot.store import Where
 from cogs._checks import where as where_of
+from rules.errors import RulesError
 from rules.systems.registry import get_system
 
 log = logging.getLogger(__name__)
@@ -50,8 +51,10 @@ async def combatant_choices(bot: EncounterBot, where: Where, current: str) -> li
 async def ac_combatant(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
     try:
         return await combatant_choices(interaction.client, where_of(interaction), current)
-    except Exception:
-        log.debug("combatant autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("combatant autocomplete failed", exc_info=True)
         return []
 
 
@@ -65,8 +68,10 @@ async def ac_location(interaction: discord.Interaction[Any], current: str) -> li
             return []
         row = resolve(read.combatants, str(typed))
         return choose(read.system.damage_locations(read.state, str(row.id)), current)
-    except Exception:
-        log.debug("location autocomplete failed", exc_info=True)
+    except RulesError:  # what was typed so far matches nothing: expected
+        return []
+    except Exception:  # a bug: never fail the member, but say so
+        log.warning("location autocomplete failed", exc_info=True)
         return []
 
 

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.errors import FieldProblem
+
+WHOLE_NUMBER = re.compile(r"[+-]?\d+")  # \d: the decimal digits int() reads (ASCII, Arabic-Indic …)
 
 
 class Problems:
@@ -28,7 +31,8 @@ class Problems:
     ) -> int | None:
         """``raw`` as a whole number in range, or None after noting the problem."""
         if isinstance(raw, bool) or not isinstance(raw, int):
-            if isinstance(raw, str) and raw.strip().lstrip("+-").isdigit():
+            # fullmatch, not str.isdigit(): "²" or "①" are digits to isdigit() but not to int()
+            if isinstance(raw, str) and WHOLE_NUMBER.fullmatch(raw.strip()):
                 raw = int(raw.strip())
             else:
                 self.add(path, f"needs a whole number, not {raw!r}")

@@ -166,3 +166,19 @@ def test_a_weapon_keyed_to_a_stat_the_sheet_lacks_is_refused():
         validate_sheet(raw)
     raw["stats"]["MAG"] = 4
     assert validate_sheet(raw).weapons[0].modifier == "MAG"
+
+
+@pytest.mark.parametrize("value", ["²", "+²", "①", "--3", "+-3", "3_0"])
+def test_a_number_written_as_text_that_int_cannot_read_is_a_problem_not_a_crash(value):
+    # str.isdigit() accepts superscripts and circled digits that int() rejects (an imported sheet, fuzzed)
+    with pytest.raises(ValidationError) as err:
+        validate_sheet({"name": "Ayla", "stats": {"STR": value, "AGI": 5, "CON": 5}})
+    assert [p.path for p in err.value.problems] == ["stats.STR"]
+
+
+def test_numbers_written_as_text_in_any_decimal_script_still_read():
+    assert validate_sheet({"name": "Ayla", "stats": {"STR": " +7 ", "AGI": "٥", "CON": "5"}}).stats == {
+        "STR": 7,
+        "AGI": 5,
+        "CON": 5,
+    }
