@@ -119,7 +119,7 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
     exact = [r for r in rows if r.name.casefold() == key]
     if exact:
         return exact[0]
-    if key.isdigit():  # an id, as buttons and some events carry
+    if key.isdecimal():  # an id, as buttons and some events carry
         by_id = [r for r in rows if str(r.id) == key]
         if by_id:
             return by_id[0]
@@ -524,7 +524,7 @@ class EncounterEdit:
             "minute": tracker.minute,
             "segment": tracker.segment,
             "turn_key": turn.key[:64],
-            "turn_combatant_id": int(turn.actors[0]) if turn.actors and turn.actors[0].isdigit() else None,
+            "turn_combatant_id": int(turn.actors[0]) if turn.actors and turn.actors[0].isdecimal() else None,
             "heal_pool_size": tracker.heal_pool.size if tracker.heal_pool else None,
             "heal_pool_used": tracker.heal_pool.used if tracker.heal_pool else None,
             "heal_pool_instance": tracker.heal_pool.instance if tracker.heal_pool else None,
@@ -570,7 +570,7 @@ class EncounterEdit:
 
     async def _replace_grapples(self, tracker: TrackerView) -> None:
         def ident(a: str) -> int | None:
-            return int(a) if a and a.isdigit() else None
+            return int(a) if a and a.isdecimal() else None
 
         wanted = [
             (ident(g.a), ident(g.b), g.counter, ident(g.pinned) if g.pinned else None)

@@ -71,7 +71,7 @@ def _database_path(url_text: str) -> tuple[str, Path]:
 
 def _snowflake(name: str, raw: str) -> int:
     text = raw.strip()
-    if not text.isdigit() or not 0 < int(text) <= MAX_SNOWFLAKE:
+    if not text.isdecimal() or not 0 < int(text) <= MAX_SNOWFLAKE:
         raise SettingsError(f"{name} must be a Discord ID (digits only; right-click → Copy ID), not {raw!r}.")
     return int(text)
 
@@ -118,12 +118,12 @@ def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
         if raw_ids:
             raise SettingsError("SHARD_IDS needs SHARD_COUNT too (for example SHARD_COUNT=2 SHARD_IDS=0).")
         return None, ()
-    if not raw_count.isdigit() or int(raw_count) < 1:
+    if not raw_count.isdecimal() or int(raw_count) < 1:
         raise SettingsError(f"SHARD_COUNT must be a whole number of at least 1, not {raw_count!r}.")
     count = int(raw_count)
     ids: list[int] = []
     for part in filter(None, (p.strip() for p in raw_ids.split(","))):
-        if not part.isdigit() or int(part) >= count:
+        if not part.isdecimal() or int(part) >= count:
             raise SettingsError(
                 f"SHARD_IDS must be comma-separated shard numbers from 0 to {count - 1}, not {raw_ids!r}."
             )

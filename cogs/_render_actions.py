@@ -537,7 +537,7 @@ def d6_grapple(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
 
 def d6_thrown(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     into = (
-        f" into {who(n, e.get('into')) if str(e.get('into')).isdigit() else clean(str(e.get('into')), 30)}"
+        f" into {who(n, e.get('into')) if str(e.get('into')).isdecimal() else clean(str(e.get('into')), 30)}"
         if e.get("into")
         else ""
     )

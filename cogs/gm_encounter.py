@@ -106,7 +106,7 @@ class EncounterGMCommands:
             row = edit.combatant(target)
             method = edit.system.gm_set
             edit.apply(method(edit.state, str(row.id), field, value, edit.house, **_with_dice(method, edit)))
-            if field.strip().lower() == "distance" and value.strip().isdigit():
+            if field.strip().lower() == "distance" and value.strip().isdecimal():
                 row.distance = int(value.strip())  # the row keeps the D6 tie-break distance too
             edit.summary = f"GM: set {row.name}'s {field} to {value}"
             name = row.name

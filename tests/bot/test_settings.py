@@ -123,7 +123,7 @@ def test_bad_log_level(raw: str) -> None:
 
 def test_dev_guild_id() -> None:
     assert Settings.from_env(env(DEV_GUILD_ID="123456789012345678")).dev_guild_id == 123456789012345678
-    for bad in ("abc", "-5", "0", "1" * 25):
+    for bad in ("abc", "-5", "0", "1" * 25, "²", "①"):  # digit look-alikes int() cannot read
         with pytest.raises(SettingsError, match="DEV_GUILD_ID"):
             Settings.from_env(env(DEV_GUILD_ID=bad))
 
@@ -131,7 +131,13 @@ def test_dev_guild_id() -> None:
 def test_shards() -> None:
     settings = Settings.from_env(env(SHARD_COUNT="2", SHARD_IDS="1"))
     assert (settings.shard_count, settings.shard_ids) == (2, (1,))
-    for values in ({"SHARD_IDS": "0"}, {"SHARD_COUNT": "0"}, {"SHARD_COUNT": "2", "SHARD_IDS": "2"}):
+    for values in (
+        {"SHARD_IDS": "0"},
+        {"SHARD_COUNT": "0"},
+        {"SHARD_COUNT": "2", "SHARD_IDS": "2"},
+        {"SHARD_COUNT": "²"},
+        {"SHARD_COUNT": "2", "SHARD_IDS": "①"},
+    ):
         with pytest.raises(SettingsError, match="SHARD"):
             Settings.from_env(env(**values))
 

@@ -106,7 +106,7 @@ def _split(cell: object) -> list[int] | None:
     if cell.strip() == NA:
         return None
     parts = cell.split("/")
-    if len(parts) > 2 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) > 2 or not all(p.strip().isdecimal() for p in parts):
         raise ValueError(f'{cell!r} is not a number, a 1h/2h pair like "10/8", or "--"')
     return [int(p) for p in parts]
 
@@ -186,7 +186,7 @@ def _armour_row(row: object, where: str, problems: list[FieldProblem]) -> Armour
     }
     weight = row.get("weight")
     lbs = 0
-    if not isinstance(weight, str) or not weight.removesuffix("lbs").strip().isdigit():
+    if not isinstance(weight, str) or not weight.removesuffix("lbs").strip().isdecimal():
         problems.append(FieldProblem(f"{where}.weight", f'write it like "50lbs", not {weight!r}'))
     else:
         lbs = int(weight.removesuffix("lbs"))
