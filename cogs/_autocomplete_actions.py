@@ -9,6 +9,7 @@ what was typed, at most 25, never raising (any problem answers ``[]``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -112,40 +113,24 @@ async def ac_combatant_any(interaction: discord.Interaction[Any], current: str) 
         return []
 
 
-async def ac_weapon(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "weapon", current)
+def _option_source(option: str) -> Callable[[discord.Interaction[Any], str], Awaitable[Choices]]:
+    """An autocomplete callback for one action option, answered by ``system.choices``."""
+
+    async def source(interaction: discord.Interaction[Any], current: str) -> Choices:
+        return await _choices_for(interaction, option, current)
+
+    return source
 
 
-async def ac_type(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "type", current)
-
-
-async def ac_aim(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "aim", current)
-
-
-async def ac_grip(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "grip", current)
-
-
-async def ac_stance(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "stance", current)
-
-
-async def ac_grapple_action(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "action", current)
-
-
-async def ac_into(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "into", current)
-
-
-async def ac_with(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "with", current)
-
-
-async def ac_light(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return await _choices_for(interaction, "light", current)
+ac_weapon = _option_source("weapon")
+ac_type = _option_source("type")
+ac_aim = _option_source("aim")
+ac_grip = _option_source("grip")
+ac_stance = _option_source("stance")
+ac_grapple_action = _option_source("action")
+ac_into = _option_source("into")
+ac_with = _option_source("with")
+ac_light = _option_source("light")
 
 
 async def ac_check_character(interaction: discord.Interaction[Any], current: str) -> Choices:
