@@ -13,6 +13,16 @@ SYSTEM_TITLES: dict[str, str] = {"nyra": "Nyra", "kaernest": "Kaernest", "d6": "
 _loaded: dict[str, System] = {}
 
 
+def system_names() -> tuple[str, ...]:
+    """Every registered system's name, in registration order."""
+    return SYSTEM_NAMES
+
+
+def all_systems() -> tuple[System, ...]:
+    """Every registered system's adapter, in registration order."""
+    return tuple(get_system(name) for name in system_names())
+
+
 def get_system(name: str) -> System:
     """The adapter of ``name`` (imported on first use, then kept)."""
     key = (name or "").strip().lower()
