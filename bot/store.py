@@ -62,7 +62,9 @@ def guild_key(guild_id: int) -> Key:
 class StaleChannel(Stale):
     """The channel's settings changed between load and save."""
 
-    def __init__(self, reason: str = "This channel's settings changed at the same moment; try again.") -> None:
+    def __init__(
+        self, reason: str = "This channel's settings changed at the same moment; try again."
+    ) -> None:
         super().__init__(reason)
 
 
@@ -103,7 +105,9 @@ async def versioned_update(
     """Write ``values`` and ``version = loaded_version + 1`` only if the row still has ``loaded_version``;
     else raise ``stale()`` (the transaction then rolls back: nothing is saved). Returns the new version."""
     new_version = loaded_version + 1
-    if not await compare_and_set(session, model, pk, {"version": loaded_version}, {**values, "version": new_version}):
+    if not await compare_and_set(
+        session, model, pk, {"version": loaded_version}, {**values, "version": new_version}
+    ):
         raise stale()
     return new_version
 
