@@ -17,6 +17,9 @@
   version = v``; anything but one row raises the caller's ``Stale`` error, and leaving the block with an
   exception rolls the whole transaction back, so nothing is saved. ``compare_and_set`` is the same write
   guarded by other columns (the reminder claim, which must not make a member's command stale).
+- A new row has no version to check: its unique key decides (a channel's row inserted first by someone
+  else is ``StaleChannel``; a second open encounter in a channel is ``EncounterOpen``; a taken character
+  name is ``DuplicateName``). A write that reads nothing first (the GM role) needs no version.
 - Encounters add their event-log row in the same transaction (``bot.encounters.edit_encounter``).
 
 ``edit_channel(where)`` is this path for a channel's ``ChannelConfig`` (created on first use). Readers use
