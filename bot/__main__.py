@@ -59,7 +59,7 @@ async def _migrate(settings: Settings) -> None:
     engine = create_engine(settings.database_url, database_path=settings.database_path)
     try:
         revision = await migrate(engine)
-        log.info("database %s is at revision %s", settings.database_path, revision)
+        log.info("database %s is at revision %s", settings.database, revision)
     finally:
         await engine.dispose()
 

@@ -1,5 +1,6 @@
-"""The database: an async SQLAlchemy engine over aiosqlite, SQLite PRAGMAs on connect, a session factory,
-and the migration runner (Alembic, configured in code; no alembic.ini needed).
+"""The database: an async SQLAlchemy engine (SQLite through aiosqlite, the default; or PostgreSQL through
+asyncpg), SQLite's PRAGMAs on connect, a session factory, and the migration runner (Alembic, configured in
+code; no alembic.ini needed).
 
 The schema is managed only by migrations: ``migrate(engine)`` upgrades to head and is called at every start
 and by ``python -m bot migrate``.
@@ -41,11 +42,15 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
-    """An engine with the PRAGMAs applied to every new connection. Creates the file's folder if needed."""
+    """An engine for ``database_url``. On SQLite the PRAGMAs are applied to every new connection and the
+    file's folder is created if needed; PostgreSQL needs neither (its server has its own settings)."""
     if database_path is not None:
         database_path.parent.mkdir(parents=True, exist_ok=True)
+    if database_url.startswith("postgresql"):
+        kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
     engine = create_async_engine(database_url, **kwargs)
-    event.listen(engine.sync_engine, "connect", _on_connect)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _on_connect)
     return engine
 
 

@@ -130,6 +130,7 @@ class Encounter(SQLModel, table=True):
             "channel_id",
             unique=True,
             sqlite_where=sa.text("status != 'ended'"),
+            postgresql_where=sa.text("status != 'ended'"),
         ),
     )
 

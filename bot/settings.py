@@ -10,6 +10,7 @@ token's value never appears in any message.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import re
 from collections.abc import Mapping
@@ -21,6 +22,7 @@ from sqlalchemy.exc import ArgumentError
 
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 DB_DRIVER = "sqlite+aiosqlite"
+PG_DRIVER = "postgresql+asyncpg"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SNOWFLAKE = 2**63 - 1  # SQLite integers are signed 64-bit; every Discord snowflake fits
 
@@ -45,18 +47,18 @@ def default_database_url(cwd: Path | None = None) -> str:
     return f"{DB_DRIVER}:///{((cwd or Path.cwd()) / 'var' / 'fray.db').as_posix()}"
 
 
-def _database_path(url_text: str) -> tuple[str, Path]:
-    """Validate a DATABASE_URL and return it with the database file's absolute path."""
-    try:
-        url: URL = make_url(url_text)
-    except ArgumentError:
-        url = None  # type: ignore[assignment]
-    if url is None or url.drivername != DB_DRIVER:
-        raise SettingsError(
-            "DATABASE_URL must be a SQLite URL for the aiosqlite driver, like "
-            "sqlite+aiosqlite:////data/fray.db (absolute) or sqlite+aiosqlite:///var/fray.db (relative); "
-            "leave it unset to use ./var/fray.db."
-        )
+def is_postgres(database_url: str) -> bool:
+    return database_url.startswith(f"{PG_DRIVER}://")
+
+
+_URL_HELP = (
+    "DATABASE_URL must be a SQLite URL for the aiosqlite driver, like sqlite+aiosqlite:////data/fray.db "
+    "(absolute) or sqlite+aiosqlite:///var/fray.db (relative), or a PostgreSQL URL for asyncpg, like "
+    "postgresql+asyncpg://fray:secret@db:5432/fray; leave it unset to use ./var/fray.db."
+)
+
+
+def _sqlite_path(url: URL) -> tuple[str, Path]:
     database = url.database or ""
     if database in ("", ":memory:") or database.startswith("file:"):
         raise SettingsError(
@@ -67,6 +69,36 @@ def _database_path(url_text: str) -> tuple[str, Path]:
     if not path.is_absolute():
         path = Path.cwd() / path
     return url.set(database=path.as_posix()).render_as_string(hide_password=False), path
+
+
+def _postgres(url: URL) -> str:
+    if not url.host or not url.database:
+        raise SettingsError(
+            "DATABASE_URL for PostgreSQL must name the server and the database, like "
+            "postgresql+asyncpg://fray:secret@db:5432/fray."
+        )
+    if importlib.util.find_spec("asyncpg") is None:
+        raise SettingsError(
+            "DATABASE_URL is a PostgreSQL URL but its driver is not installed: pip install 'fray[postgres]'."
+        )
+    return url.render_as_string(hide_password=False)
+
+
+def _database_path(url_text: str) -> tuple[str, Path | None]:
+    """Validate a DATABASE_URL and return it with the database file's absolute path (``None`` for
+    PostgreSQL, which has no file here)."""
+    try:
+        url: URL | None = make_url(url_text)
+    except ArgumentError:
+        url = None
+    if url is not None and url.drivername == PG_DRIVER:
+        return _postgres(url), None
+    if url is None or url.drivername != DB_DRIVER:
+        hint = ""
+        if url is not None and url.get_backend_name() == "postgresql":
+            hint = f" (the driver part must be {PG_DRIVER}://, not {url.drivername}://)"
+        raise SettingsError(_URL_HELP + hint)
+    return _sqlite_path(url)
 
 
 def _snowflake(name: str, raw: str) -> int:
@@ -98,15 +130,15 @@ def _check_token(raw: str | None) -> str:
     return token
 
 
-def _heartbeat(environ: Mapping[str, str], database_path: Path) -> Path:
+def _heartbeat(environ: Mapping[str, str], database_path: Path | None) -> Path:
     raw = environ.get("HEARTBEAT_FILE", "").strip()
     if not raw:
-        return database_path.parent / "heartbeat"
+        return (database_path.parent if database_path is not None else Path.cwd() / "var") / "heartbeat"
     path = Path(raw).expanduser()
     return path if path.is_absolute() else Path.cwd() / path
 
 
-def _database(environ: Mapping[str, str]) -> tuple[str, Path]:
+def _database(environ: Mapping[str, str]) -> tuple[str, Path | None]:
     raw = environ.get("DATABASE_URL", "").strip()
     return _database_path(raw or default_database_url())
 
@@ -143,8 +175,8 @@ class Settings:
     """Everything the bot needs to start. Build with ``from_env`` in production, directly in tests."""
 
     token: str = field(repr=False)
-    database_url: str
-    database_path: Path
+    database_url: str = field(repr=False)  # may hold a PostgreSQL password; ``database`` is for showing
+    database_path: Path | None  # the SQLite file; None for PostgreSQL
     heartbeat_file: Path
     log_level: str = "INFO"
     dev_guild_id: int | None = None
@@ -185,6 +217,29 @@ class Settings:
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+    @classmethod
+    def for_url(cls, token: str, database_url: str, heartbeat_file: Path, **overrides: object) -> Settings:
+        """Settings over a database server (tests, tools), e.g. a PostgreSQL URL."""
+        values: dict[str, object] = {
+            "token": token,
+            "database_url": database_url,
+            "database_path": None,
+            "heartbeat_file": Path(heartbeat_file).resolve(),
+        }
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]
+
+    @property
+    def postgres(self) -> bool:
+        return is_postgres(self.database_url)
+
+    @property
+    def database(self) -> str:
+        """The database for logs and messages: the file, or the URL without its password."""
+        if self.database_path is not None:
+            return str(self.database_path)
+        return make_url(self.database_url).render_as_string(hide_password=True)
 
     @property
     def log_level_number(self) -> int:

@@ -1,17 +1,38 @@
-"""Shared test helpers: a fake bot token (right shape, never valid) and settings over a temporary database."""
+"""Shared test helpers: a fake bot token (right shape, never valid) and settings over a fresh database
+(SQLite by default; PostgreSQL with ``FRAY_TEST_DATABASE_URL``, see ``tests.databases``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.settings import Settings
+from tests.databases import ON_POSTGRES, postgres_database
 
 FAKE_TOKEN = "MTAxNTQ2NjE3NzY5NTQ2NjY5MA.GxYzAb.fake-token-for-tests_abcdefghijkl"
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not ON_POSTGRES:
+        return
+    skip = pytest.mark.skip(reason="about SQLite itself (its file, its PRAGMAs); runs in the SQLite pass")
+    for item in items:
+        if item.get_closest_marker("sqlite_only"):
+            item.add_marker(skip)
+
+
+def settings_over(tmp_path: Path, token: str, **overrides: object) -> Iterator[Settings]:
+    """Settings as production builds them over a fresh database: ``tmp_path/var/fray.db``, or a new
+    PostgreSQL database (dropped afterwards) when the suite runs on PostgreSQL."""
+    if not ON_POSTGRES:
+        yield Settings.for_database(token, tmp_path / "var" / "fray.db", **overrides)
+        return
+    with postgres_database() as url:
+        yield Settings.for_url(token, url, tmp_path / "var" / "heartbeat", **overrides)
+
+
 @pytest.fixture
-def bot_settings(tmp_path: Path) -> Settings:
-    """Settings as production builds them, over ``tmp_path/var/fray.db``."""
-    return Settings.for_database(FAKE_TOKEN, tmp_path / "var" / "fray.db", heartbeat_interval=0.2)
+def bot_settings(tmp_path: Path) -> Iterator[Settings]:
+    yield from settings_over(tmp_path, FAKE_TOKEN, heartbeat_interval=0.2)

@@ -12,7 +12,7 @@ command (``ScriptError`` → incident reply), so a test never passes on accident
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +22,7 @@ import pytest_asyncio
 from bot.app import Fray, running
 from bot.settings import Settings
 from rules.dice import Die, ScriptedDice
+from tests.conftest import settings_over
 from tests.fakediscord import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeRole
 
 READY_WITHIN = 10.0
@@ -98,10 +99,8 @@ async def fake_discord_world(tmp_path: Path) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-def e2e_settings(tmp_path: Path) -> Settings:
-    return Settings.for_database(
-        DEFAULT_TOKEN, tmp_path / "var" / "fray.db", heartbeat_interval=0.1, guild_ready_timeout=0.05
-    )
+def e2e_settings(tmp_path: Path) -> Iterator[Settings]:
+    yield from settings_over(tmp_path, DEFAULT_TOKEN, heartbeat_interval=0.1, guild_ready_timeout=0.05)
 
 
 @pytest_asyncio.fixture
