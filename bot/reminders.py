@@ -76,7 +76,7 @@ from bot.reminder_policy import (
     first_due,
     next_after_send,
 )
-from bot.store import Store, Where, channel_key, compare_and_set, versioned_update
+from bot.store import Store, Where, channel_key, claim_row, versioned_update
 from cogs import _render_reminders as text
 
 if TYPE_CHECKING:
@@ -284,7 +284,8 @@ def due_query(now: datetime, limit: int, shards: tuple[int, tuple[int, ...]] | N
     ).where(enc.status == "running", enc.reminder_due_at.is_not(None), enc.reminder_due_at <= now)
     if shards is not None:
         count, ids = shards
-        shard = enc.guild_id.op(">>")(SHARD_SHIFT) % count
+        # The shift count as a plain integer literal: PostgreSQL has ``bigint >> integer``, not ``>> bigint``.
+        shard = enc.guild_id.op(">>")(sa.literal_column(str(SHARD_SHIFT), sa.Integer)) % count
         query = query.where(shard == ids[0] if len(ids) == 1 else shard.in_(ids))
     return query.order_by(enc.reminder_due_at, enc.id).limit(limit)
 
@@ -451,12 +452,14 @@ class ReminderLoop:
         and committed BEFORE anything is sent (the store's change path, with ``compare_and_set`` instead of a
         version: a claim must not make a member's concurrent command stale). The UPDATE only matches if the
         row still has the due time and turn key this tick read, so of several processes (or two ticks, or a member who just acted and
-        rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip. A crash between the
+        rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip. On PostgreSQL the row is
+        locked first with ``FOR UPDATE SKIP LOCKED`` (``claim_row``): a row another process holds is skipped. A crash between the
         commit and the send loses at most that one reminder; the other order (send, then mark) could send it
         twice after a crash or a race, and a duplicate ping is worse than a missed one in a play-by-chat game.
         """
         policies = policies if policies is not None else {}
-        async with self.store.change(channel_key(row.channel_id)) as session:
+        # No advisory lock: the claim locks its row itself (``claim_row``) and never waits for another process.
+        async with self.store.change(channel_key(row.channel_id), across_processes=False) as session:
             policy = policies.get(row.channel_id)
             if policy is None:
                 policy = await load_policy(session, row.channel_id, self.parent_of(row.channel_id))
@@ -466,7 +469,7 @@ class ReminderLoop:
             next_due = (
                 next_after_send(policy, row.turn_started_at, sent + 1, now) if action != "nothing" else None
             )
-            claimed = await compare_and_set(
+            claimed = await claim_row(
                 session,
                 Encounter,
                 row.id,

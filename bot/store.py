@@ -13,10 +13,16 @@
   registry never grows and a lock is never carried from one event loop to another (a store serves one
   bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
   changes to one resource; the version check catches everyone else.
+- **Across processes** (PostgreSQL, several bot processes on one database): inside the transaction,
+  ``change`` also takes ``pg_advisory_xact_lock(resource_lock_id(key))``, so changes to one resource
+  queue across processes too instead of failing as stale; the server releases it at commit or rollback
+  (a crashed process holds nothing). The in-process lock is still taken first, so one process queues its
+  own changes without holding a database connection each. SQLite has one writer at a time anyway.
 - **Version-checked writes**: ``versioned_update`` is ``UPDATE … SET …, version = v + 1 WHERE pk = ? AND
   version = v``; anything but one row raises the caller's ``Stale`` error, and leaving the block with an
   exception rolls the whole transaction back, so nothing is saved. ``compare_and_set`` is the same write
-  guarded by other columns (the reminder claim, which must not make a member's command stale).
+  guarded by other columns (the reminder claim, which must not make a member's command stale);
+  ``claim_row`` adds ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so racing processes never claim one row twice.
 - A new row has no version to check: its unique key decides (a channel's row inserted first by someone
   else is ``StaleChannel``; a second open encounter in a channel is ``EncounterOpen``; a taken character
   name is ``DuplicateName``). A write that reads nothing first (the GM role) needs no version.
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import weakref
 from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
@@ -60,6 +67,16 @@ def characters_key(guild_id: int, owner_id: int) -> Key:
 
 def guild_key(guild_id: int) -> Key:
     return ("guild", guild_id)
+
+
+def resource_lock_id(key: Key) -> int:
+    """A stable signed 64-bit number for a resource key (PostgreSQL's advisory lock ids are ``bigint``):
+    the same in every process and across restarts, unlike ``hash()``."""
+    digest = hashlib.blake2b(repr(key).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:id)")
 
 
 class StaleChannel(Stale):
@@ -94,6 +111,25 @@ async def compare_and_set(
         sa.update(table).where(*conditions).values(**values).execution_options(synchronize_session=False)  # type: ignore[call-overload]
     )
     return result.rowcount == 1  # type: ignore[no-any-return]
+
+
+async def claim_row(
+    session: AsyncSession, model: type, pk: Any, expected: Mapping[str, Any], values: Mapping[str, Any]
+) -> bool:
+    """``compare_and_set`` for a row several processes race to claim (a due reminder). On PostgreSQL the row
+    is first locked with ``SELECT … FOR UPDATE SKIP LOCKED``: a row another transaction holds (another
+    process claiming it, or a member's command saving it) is skipped at once, never waited for, and the
+    next pass sees it as it then is. On SQLite (one writer at a time) the compare-and-set alone decides."""
+    if session.bind.dialect.name == "postgresql":
+        table = model.__table__  # type: ignore[attr-defined]
+        column = _primary_key(model)
+        conditions = [column == pk, *(_matches(table.c[name], v) for name, v in expected.items())]
+        locked = await session.exec(
+            sa.select(column).where(*conditions).with_for_update(skip_locked=True)  # type: ignore[call-overload]
+        )
+        if locked.first() is None:
+            return False
+    return await compare_and_set(session, model, pk, expected, values)
 
 
 async def versioned_update(
@@ -216,10 +252,16 @@ class Store:
         return lock
 
     @asynccontextmanager
-    async def change(self, key: Key) -> AsyncIterator[AsyncSession]:
-        """The resource's lock → one session and transaction, yielded → commit on a clean exit; any
-        exception rolls everything back. Write with ``versioned_update``; reply after the block."""
+    async def change(self, key: Key, *, across_processes: bool = True) -> AsyncIterator[AsyncSession]:
+        """The resource's lock → one session and transaction (on PostgreSQL holding the resource's advisory
+        lock too), yielded → commit on a clean exit; any exception rolls everything back. Write with
+        ``versioned_update``; reply after the block.
+
+        ``across_processes=False`` skips the advisory lock: for a writer that locks its row itself and
+        must never wait for another process (the reminder claim, ``FOR UPDATE SKIP LOCKED``)."""
         async with self.lock(key), self.sessions() as session, session.begin():
+            if across_processes and session.bind.dialect.name == "postgresql":
+                await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]
             yield session
 
     # --- guilds -----------------------------------------------------------------------------------------
