@@ -16,7 +16,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -41,6 +41,31 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+def _nul_to_replacement(
+    _conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, executemany: bool
+) -> tuple[str, Any]:
+    """PostgreSQL text cannot hold U+0000 (SQLite's can): a stray NUL typed into a name or a lookup becomes
+    U+FFFD, the visible replacement character, instead of failing the command."""
+    rows = parameters if executemany else [parameters]
+    if not any(isinstance(v, str) and "\x00" in v for row in rows for v in _values(row)):
+        return statement, parameters
+    fixed = [_replace_nul(row) for row in rows]
+    return statement, fixed if executemany else fixed[0]
+
+
+def _values(row: Any) -> Any:
+    return row.values() if isinstance(row, dict) else row
+
+
+def _replace_nul(row: Any) -> Any:
+    def fix(v: Any) -> Any:
+        return v.replace("\x00", "\ufffd") if isinstance(v, str) else v
+
+    if isinstance(row, dict):
+        return {k: fix(v) for k, v in row.items()}
+    return type(row)(fix(v) for v in row)
+
+
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
     """An engine for ``database_url``. On SQLite the PRAGMAs are applied to every new connection and the
     file's folder is created if needed; PostgreSQL needs neither (its server has its own settings)."""
@@ -51,6 +76,8 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
     engine = create_async_engine(database_url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _on_connect)
+    else:
+        event.listen(engine.sync_engine, "before_cursor_execute", _nul_to_replacement, retval=True)
     return engine
 
 
@@ -84,10 +111,19 @@ async def current_revision(engine: AsyncEngine) -> str | None:
         return await conn.run_sync(_current)
 
 
+# Any fixed number: the advisory lock that lets one process at a time migrate a shared PostgreSQL database.
+MIGRATION_LOCK = 0x66726179  # "fray"
+
+
 async def migrate(engine: AsyncEngine, revision: str = "head") -> str | None:
-    """Upgrade the schema to ``revision`` in one transaction; returns the revision now applied."""
+    """Upgrade the schema to ``revision`` in one transaction; returns the revision now applied.
+
+    On PostgreSQL, processes starting at once (shards) take turns: the first migrates, the others wait for
+    its commit and then find nothing left to do."""
     before = await current_revision(engine)
     async with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
         await conn.run_sync(_upgrade, revision)
     after = await current_revision(engine)
     if before != after:

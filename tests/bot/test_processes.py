@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
-from bot.db import create_engine, migrate, session_factory
+from bot.db import create_engine, head_revision, migrate, session_factory
 from bot.encounters import edit_encounter, start_encounter
 from bot.errors import Stale
 from bot.models import ChannelConfig, Encounter, EventLog
@@ -180,3 +180,31 @@ async def test_two_processes_ticking_at_once_send_every_due_reminder_once(proces
     async with processes[1].store.sessions() as session:
         rows = (await session.exec(select(Encounter.reminders_sent))).scalars().all()
     assert rows == [1] * len(eids)
+
+
+@pytest.mark.postgres_only  # SQLite serves one process; shard processes starting at once share PostgreSQL
+async def test_processes_starting_at_once_migrate_once(bot_settings: Settings) -> None:
+    engines = [
+        create_engine(bot_settings.database_url, database_path=bot_settings.database_path) for _ in (0, 1, 2)
+    ]
+    try:
+        results = await asyncio.wait_for(asyncio.gather(*(migrate(e) for e in engines)), WAIT)
+        assert results == [head_revision()] * 3
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_a_nul_in_text_is_kept_visibly_not_a_failure(processes) -> None:
+    """PostgreSQL text cannot hold U+0000; a fuzzed name with one must not fail the command there."""
+    store = processes[0].store
+    async with store.change(channel_key(HERE.channel_id)) as session:
+        session.add(ChannelConfig(channel_id=HERE.channel_id, guild_id=1, dice_queue=[], house_rules={}))
+    async with store.sessions() as session:
+        found = await session.exec(select(ChannelConfig).where(ChannelConfig.system == "a\x00b"))
+        assert found.scalars().all() == []
+    await store.set_system(HERE, system_names()[0])
+    async with store.edit_channel(HERE) as edit:
+        edit.config.house_rules = {"x\x00": {"y": "z\x00"}}  # JSON escapes it: kept as typed on both
+    async with store.sessions() as session:
+        assert (await session.get(ChannelConfig, HERE.channel_id)).house_rules == {"x\x00": {"y": "z\x00"}}

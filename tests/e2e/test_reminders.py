@@ -14,7 +14,8 @@ from tests.e2e.conftest import Harness
 
 H = timedelta(hours=1)
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
-NASTY = "Ayla @everyone @here <@&{role}> <@{other}>"
+# At most 64 characters with two 19-digit ids, like every combatant name (PostgreSQL enforces the length).
+NASTY = "A @everyone @here <@&{role}> <@{other}>"
 
 
 class Clock:
