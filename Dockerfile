@@ -14,7 +14,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 RUN mkdir -p bot cogs rules data \
     && touch bot/__init__.py cogs/__init__.py rules/__init__.py data/__init__.py \
-    && pip install --no-cache-dir . \
+    && pip install --no-cache-dir './[postgres]' \
     && pip uninstall --yes fray \
     && rm -rf bot cogs rules data
 

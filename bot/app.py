@@ -50,7 +50,7 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class Fray(commands.Bot):
+class Fray(commands.AutoShardedBot):
     """Fray's Discord client. ``dice_factory`` and ``clock`` are injectable (tests); nothing else differs."""
 
     def __init__(
@@ -63,11 +63,13 @@ class Fray(commands.Bot):
         heartbeat: bool = True,
         extensions: Iterable[str] = EXTENSIONS,
     ) -> None:
+        # No SHARD_COUNT: as many shards as Discord recommends, all here. SHARD_COUNT alone: that many, all
+        # here. With SHARD_IDS: only those (other processes run the rest).
         shards: dict[str, Any] = {}
         if settings.shard_count is not None:
             shards["shard_count"] = settings.shard_count
             if settings.shard_ids:
-                shards["shard_id"] = settings.shard_ids[0]
+                shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,  # no text commands; required by commands.Bot
             help_command=None,
@@ -138,9 +140,15 @@ class Fray(commands.Bot):
     # --- heartbeat --------------------------------------------------------------------------------------
 
     def gateway_connected(self) -> bool:
+        """Ready, and every shard this process runs has its gateway connection open."""
         try:
-            ws = self.ws
-            return self.is_ready() and not self.is_closed() and ws is not None and ws.open
+            shards = list(self.shards.values())
+            return (
+                self.is_ready()
+                and not self.is_closed()
+                and bool(shards)
+                and not any(shard.is_closed() for shard in shards)
+            )
         except Exception:
             return False
 

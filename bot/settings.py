@@ -160,9 +160,7 @@ def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...]]:
                 f"SHARD_IDS must be comma-separated shard numbers from 0 to {count - 1}, not {raw_ids!r}."
             )
         ids.append(int(part))
-    if len(ids) > 1:
-        raise SettingsError("SHARD_IDS may list one shard per process for now (for example SHARD_IDS=0).")
-    return count, tuple(ids)
+    return count, tuple(sorted(set(ids)))
 
 
 def heartbeat_file_from_env(environ: Mapping[str, str]) -> Path:

@@ -131,6 +131,10 @@ def test_dev_guild_id() -> None:
 def test_shards() -> None:
     settings = Settings.from_env(env(SHARD_COUNT="2", SHARD_IDS="1"))
     assert (settings.shard_count, settings.shard_ids) == (2, (1,))
+    several = Settings.from_env(env(SHARD_COUNT="4", SHARD_IDS="3, 1"))  # one process may run several
+    assert (several.shard_count, several.shard_ids) == (4, (1, 3))
+    alone = Settings.from_env(env(SHARD_COUNT="4"))  # every shard in this process
+    assert (alone.shard_count, alone.shard_ids) == (4, ())
     for values in (
         {"SHARD_IDS": "0"},
         {"SHARD_COUNT": "0"},
@@ -140,6 +144,19 @@ def test_shards() -> None:
     ):
         with pytest.raises(SettingsError, match="SHARD"):
             Settings.from_env(env(**values))
+
+
+def test_a_postgresql_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    url = "postgresql+asyncpg://fray:s3cret-pw@db:5432/fray"
+    settings = Settings.from_env(env(DATABASE_URL=url))
+    assert settings.database_url == url and settings.postgres and settings.database_path is None
+    assert settings.heartbeat_file == tmp_path / "var" / "heartbeat"
+    assert "s3cret-pw" not in repr(settings) and "s3cret-pw" not in settings.database
+    for bad in ("postgresql://fray@db/fray", "postgres://fray@db/fray", "postgresql+asyncpg:///fray"):
+        with pytest.raises(SettingsError, match="DATABASE_URL") as err:
+            Settings.from_env(env(DATABASE_URL=bad))
+        assert "postgresql+asyncpg://" in str(err.value)
 
 
 def test_settings_are_frozen() -> None:
