@@ -5,7 +5,6 @@ whose adapter exists.
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
@@ -15,19 +14,11 @@ from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
 from bot.store import Where
 from rules.dice import RandomDice
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
 from tests.fakediscord import FakeMember, FakeMessage, InteractionResult
 
-
-def _available(name: str) -> bool:
-    return importlib.util.find_spec(f"rules.systems.{name}.adapter") is not None
-
-
-SYSTEMS = [
-    pytest.param(n, marks=pytest.mark.skipif(not _available(n), reason="adapter not built yet"))
-    for n in SYSTEM_NAMES
-]
+SYSTEMS = system_names()
 
 
 # --- helpers --------------------------------------------------------------------------------------------

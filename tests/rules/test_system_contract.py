@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
 from rules.dice import RandomDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import InvalidInput, RulesError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
-
-def _available(name: str) -> bool:
-    return importlib.util.find_spec(f"rules.systems.{name}.adapter") is not None
-
-
-SYSTEMS = [
-    pytest.param(n, marks=pytest.mark.skipif(not _available(n), reason="adapter not built yet"))
-    for n in SYSTEM_NAMES
-]
+SYSTEMS = system_names()
 
 
 @pytest.fixture(params=SYSTEMS)
@@ -29,7 +19,7 @@ def system(request) -> System:
 
 def test_adapter_is_a_system(system):
     assert isinstance(system, System)
-    assert system.name in SYSTEM_NAMES
+    assert system.name in system_names()
 
 
 def test_unknown_system_is_refused():

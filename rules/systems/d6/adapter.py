@@ -33,7 +33,9 @@ from rules.encounter import (
     GrappleView,
     HealPoolView,
     SheetView,
+    System,
     TrackerView,
+    Traits,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
@@ -134,11 +136,13 @@ def _plan_note(state: D6State) -> str | None:
 
 
 class D6System(D6Actions, BookHouseRules[HouseRules]):
-    """``rules.encounter.System`` for the D6 campaign (RULES.md §3), with ``rules.encounter.Actions`` from
-    ``D6Actions`` (``adapter_actions.py``)."""
+    """``rules.encounter.System`` for the D6 campaign (RULES.md §3); the actions are ``D6Actions``
+    (``adapter_actions.py``)."""
 
     name = "d6"
     title = "the D6 campaign"
+    short_title = "D6"
+    traits = Traits(declares_then_locks=True, melee_engagement=True, death_saves=True, rolls_dice_codes=True)
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -492,6 +496,6 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = D6System()
+SYSTEM: System[D6State, Sheet, HouseRules] = D6System()
 
 __all__ = ["SYSTEM", "D6System"]

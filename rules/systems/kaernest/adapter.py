@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.encounter import CombatantView, SheetView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, SheetView, System, TrackerView, Traits, TurnStatus
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
@@ -126,6 +126,8 @@ def _template_posture(sheet: Sheet) -> str:
 class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
+    short_title = "Kaernest"
+    traits = Traits(segment_timeline=True)
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -496,4 +498,4 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = KaernestSystem()
+SYSTEM: System[KaernestState, Sheet, HouseRules] = KaernestSystem()

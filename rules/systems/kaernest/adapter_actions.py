@@ -1,4 +1,4 @@
-"""Kaernest behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/move`, …): the mixin ``KaernestActions``
+"""Kaernest behind the actions of ``rules.encounter.System`` (`/attack`, `/defend`, `/move`, …): the mixin ``KaernestActions``
 that ``KaernestSystem`` inherits. A thin translation onto the core (``api``, ``timeline``, ``defense``).
 
 Readings (RULES.md §2 "Time", "Attack"; COMMANDS.md "Turns and actions"):
@@ -123,7 +123,7 @@ def _move_description(distance: int | None) -> str:
 
 
 class KaernestActions:
-    """``rules.encounter.Actions`` for Kaernest (see the module docstring for every reading)."""
+    """The actions of ``rules.encounter.System`` for Kaernest (see the module docstring for every reading)."""
 
     # -- act -----------------------------------------------------------------------------------------
     def act(

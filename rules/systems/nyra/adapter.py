@@ -29,7 +29,9 @@ from rules.encounter import (
     CombatantView,
     LocationView,
     SheetView,
+    System,
     TrackerView,
+    Traits,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
@@ -91,11 +93,12 @@ def _condition_key(text: str) -> str:
 
 
 class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
-    """``rules.encounter.System`` for Nyra (RULES.md §1), with ``rules.encounter.Actions`` from ``NyraActions``
-    (adapter_actions.py)."""
+    """``rules.encounter.System`` for Nyra (RULES.md §1); the actions are ``NyraActions`` (adapter_actions.py)."""
 
     name = "nyra"
     title = "Nyra"
+    short_title = "Nyra"
+    traits = Traits(round_word="phase")
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -482,6 +485,6 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = NyraSystem()
+SYSTEM: System[NyraCombat, NyraSheet, HouseRules] = NyraSystem()
 
 __all__ = ["CONDITIONS", "SYSTEM", "NyraSystem"]

@@ -1,4 +1,4 @@
-"""Nyra behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/move` and the kinds Nyra lacks).
+"""Nyra behind the actions of ``rules.encounter.System`` (`/attack`, `/defend`, `/move` and the kinds Nyra lacks).
 
 ``NyraActions`` is a mixin of ``NyraSystem``: it translates an ``Action`` into the Nyra core (``strike``,
 ``set_stance``, ``actions.other_action``) and checks up front what the core would only refuse later or less
@@ -96,7 +96,7 @@ def _aim(target: NyraCombatant, text: str | None) -> str | None:
 
 
 class NyraActions:
-    """``rules.encounter.Actions`` for Nyra; mixed into ``NyraSystem``."""
+    """The actions of ``rules.encounter.System`` for Nyra; mixed into ``NyraSystem``."""
 
     # -- act -----------------------------------------------------------------------------------------
     def act(self, state: NyraCombat, action: Action, dice: DiceSource, house: HouseRules) -> Outcome[Any]:
