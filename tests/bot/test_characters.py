@@ -31,7 +31,6 @@ GUILD, OTHER_GUILD = 1, 2
 PIA, GERD = 100, 200
 
 
-
 SYSTEMS = system_names()
 ANY_SYSTEM = system_names()[0]
 
