@@ -145,7 +145,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
     assert "▶️" in shown
 
     # Two full rounds (Kaernest: a bounded number of turns), by every way of ending a turn.
-    turns = 2 * len(order_names) if system != "kaernest" else 8
+    turns = 2 * len(order_names) if not adapter.traits.segment_timeline else 8
     last_message = announcement(r) if turn.actors else None
     ways = ["gm next", "button", "as"]
     keys = []
@@ -176,7 +176,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
         last_message = announcement(r)
     assert len(set(keys)) == len(keys)
     read, turn = await current(fray)
-    if system == "kaernest":
+    if adapter.traits.segment_timeline:
         assert read.encounter.minute is not None and read.encounter.segment is not None
     else:
         assert read.encounter.round == 3
