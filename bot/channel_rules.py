@@ -2,7 +2,7 @@
 rules, read and changed through ``Store.edit_channel`` (the channel's lock, one transaction).
 
 No user-facing text lives here: refusals are ``BotError`` subclasses that carry what went wrong as data, and
-``cogs.gm_channel`` turns them into sentences from ``cogs._render_gm``.
+``cogs.gm_channel`` turns them into sentences from ``cogs.text.gm``.
 
 House rules in threads: a thread reads its parent's rules merged with its own (``bot.store.view_of``). Setting
 a rule in a thread stores only that rule on the thread's row (so later changes of the parent's other rules still

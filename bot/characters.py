@@ -36,7 +36,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.errors import BotError
 from bot.models import Character
-from cogs import _render_characters as text
+from cogs.text import characters as text
 from rules.encounter import System
 from rules.errors import NotAllowed, NotFound, ValidationError
 from rules.systems.registry import SYSTEM_NAMES, get_system

@@ -38,7 +38,7 @@ from bot import reminders
 from bot.errors import BotError, NoSystem
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
 from bot.store import ChannelView, Store, Where, view_of
-from cogs import _render_encounters as text
+from cogs.text import encounters as text
 from rules.dice import DiceSource, QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import RulesError

@@ -77,7 +77,7 @@ from bot.reminder_policy import (
     next_after_send,
 )
 from bot.store import Store, Where
-from cogs import _render_reminders as text
+from cogs.text import reminders as text
 
 if TYPE_CHECKING:
     from bot.app import Fray

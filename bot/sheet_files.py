@@ -31,7 +31,7 @@ import yaml
 
 from bot.characters import name_problem
 from bot.errors import BotError
-from cogs import _render_characters as text
+from cogs.text import characters as text
 from rules.errors import FieldProblem, RulesError, ValidationError
 from rules.systems.registry import SYSTEM_NAMES, get_system
 

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs import _render as render
+from cogs.text import errors as render
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.characters import CharacterBook, CharacterRecord, CharacterRef, name_key
-from cogs import _render_characters as text
+from cogs.text import characters as text
 from cogs._checks import is_gm, where
 from rules.systems.registry import get_system
 

@@ -36,7 +36,7 @@ from bot.encounters import (
 from bot.errors import BotError
 from bot.models import Character, Combatant
 from bot.tree import NO_MENTIONS, report_error
-from cogs import _render_encounters as text
+from cogs.text import encounters as text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons

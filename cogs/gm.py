@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.tree import NO_MENTIONS
-from cogs import _render as render
+from cogs.text import gm as render
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
 from cogs.gm_channel import ChannelGMCommands

@@ -251,7 +251,7 @@ async def test_import_may_change_the_system_of_a_sheet(book: CharacterBook) -> N
 
 
 def test_a_huge_sheet_fits_in_one_embed() -> None:
-    from cogs._render_characters import sheet_embed
+    from cogs.text.characters import sheet_embed
     from rules.encounter import SheetView
 
     pairs = tuple((f"Skill {i} " + "x" * 50, "value " + "y" * 300) for i in range(200))

@@ -5,7 +5,7 @@ long resolutions into messages within Discord's limit."""
 
 from __future__ import annotations
 
-from cogs import _render_actions as render
+from cogs.text import actions as render
 from tests.e2e.conftest import Harness
 from tests.e2e.test_actions_helpers import (
     GM_MARK,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from cogs._render_encounters import MAX_MESSAGE, clean, event_line, fit
+from cogs.text.encounters import MAX_MESSAGE, clean, event_line, fit
 
 Line = Callable[[Mapping[str, Any], Mapping[str, str]], str | None]
 MAX_MESSAGES = 4

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from cogs._render import SYSTEM_NAMES, mention
+from cogs.text.common import mention, system_title
 from rules.encounter import CombatantView, TrackerView, TurnStatus
 
 MAX_MESSAGE = 2000
@@ -75,10 +75,6 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
         out.append(line)
         used += len(line) + 1
     return "\n".join(out)
-
-
-def system_title(name: str) -> str:
-    return SYSTEM_NAMES.get(name, name)
 
 
 # --- refusals (the change path and the cogs raise BotError with these) ------------------------------------
