@@ -195,7 +195,7 @@ class EncounterResult:
     tracker: TrackerView
     turn: TurnStatus
     turn_changed: bool
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]  # as the rules returned them (the log row stores their to_dict())
     summary: str
     combatants: tuple[CombatantInfo, ...]
     extra: dict[str, Any] = field(default_factory=dict)
@@ -669,7 +669,7 @@ class EncounterEdit:
             tracker=tracker,
             turn=turn,
             turn_changed=turn_key_after != self.encounter.turn_key,
-            events=event_dicts,
+            events=tuple(self.events),
             summary=self.summary or self.command,
             combatants=_infos(self.combatants),
             extra=dict(self.extra),

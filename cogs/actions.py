@@ -218,7 +218,7 @@ async def run_action(
         raise BotError(enc_text.stale_button()) from None
     result = edit.result
     assert result is not None
-    lines = text.resolution_lines(system_name, result.events, result.names)
+    lines = text.resolution_lines(result.events, result.names)
     if is_declaration(system_name, kind, lock):
         messages = text.split_messages(text.declared_title(actor_name), lines)
         for i, content in enumerate(messages):
@@ -330,8 +330,7 @@ async def run_check(
         outcome = system.check(sheet, stat, difficulty, bonus, dice, house)
         if list(dice.remaining) != queue:
             edit.config.dice_queue = list(dice.remaining)
-    events = [e.to_dict() for e in outcome.events]
-    lines = text.resolution_lines(system.name, events, {})
+    lines = text.resolution_lines(outcome.events, {})
     messages = text.split_messages(text.check_title(record.name, stat), lines)
     for i, content in enumerate(messages):
         if i == 0:

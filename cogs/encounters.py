@@ -37,6 +37,7 @@ from bot.errors import BotError
 from bot.models import Character, Combatant
 from bot.tree import NO_MENTIONS, report_error
 from cogs.text import encounters as text
+from cogs.text import log as log_text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
@@ -510,7 +511,7 @@ class Encounters(
         if read is None:
             raise NoEncounter(text.no_encounter())
         rows, total = await log_rows(self.bot, read.encounter.id or 0, count)
-        embeds = text.log_embeds(read.encounter.name, rows, read.names, total)
+        embeds = log_text.log_embeds(read.encounter.name, rows, read.names, total)
         await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="end", description="GM: end the encounter and post a summary")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogs.text.common import MAX_MESSAGE, clean, fit, mention
+from cogs.text.common import clean, fit, mention
 
 _clean = clean
 _fit = fit

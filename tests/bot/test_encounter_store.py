@@ -309,7 +309,8 @@ async def test_names_resolve_exactly_then_partially(bot: FakeBot) -> None:
 
 
 def test_the_tracker_embed_summarises_within_discord_limits() -> None:
-    from cogs.text.encounters import log_embeds, tracker_embed
+    from cogs.text.encounters import tracker_embed
+    from cogs.text.log import log_embeds
     from rules.encounter import (
         CombatantView,
         GrappleView,
