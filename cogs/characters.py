@@ -30,8 +30,8 @@ from bot.characters import CharacterBook, CharacterError, CharacterRecord, check
 from bot.errors import NoSystem
 from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_characters as ac
-from cogs.text import characters as text
 from cogs._checks import is_gm, where
+from cogs.text import characters as text
 from rules.errors import RulesError
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from discord.ext import commands
 
 from bot.rolling import RollOutcome, roll_in_channel
 from bot.tree import NO_MENTIONS, report_error
-from cogs.text import dice as render
 from cogs._checks import is_gm, where
+from cogs.text import dice as render
 from rules.notation import MAX_LENGTH, NotationError
 
 if TYPE_CHECKING:

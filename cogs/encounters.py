@@ -36,11 +36,11 @@ from bot.encounters import (
 from bot.errors import BotError
 from bot.models import Character, Combatant
 from bot.tree import NO_MENTIONS, report_error
-from cogs.text import encounters as text
-from cogs.text import log as log_text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
+from cogs.text import encounters as text
+from cogs.text import log as log_text
 from rules.errors import NotFound
 
 if TYPE_CHECKING:

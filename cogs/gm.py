@@ -15,12 +15,12 @@ from discord.ext import commands
 
 from bot.errors import BotError
 from bot.tree import NO_MENTIONS
-from cogs.text import gm as render
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
 from cogs.gm_channel import ChannelGMCommands
 from cogs.gm_encounter import EncounterGMCommands
 from cogs.gm_reminders import ReminderGMCommands
+from cogs.text import gm as render
 
 if TYPE_CHECKING:
     from bot.app import Fray

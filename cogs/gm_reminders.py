@@ -19,8 +19,8 @@ from bot.errors import BotError
 from bot.reminder_policy import MAX_REMINDERS, parse_duration
 from bot.reminders import ReminderLoop, policy_view, save_policy
 from bot.tree import NO_MENTIONS
-from cogs.text import reminders as text
 from cogs._checks import where
+from cogs.text import reminders as text
 from rules.errors import RulesError
 
 if TYPE_CHECKING:

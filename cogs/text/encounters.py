@@ -25,7 +25,6 @@ MAX_EMBED_TOTAL = 6000
 MAX_FIELDS = 25
 
 
-
 def clean(text: str, limit: int = 100) -> str:
     """A name or free text, safe to show: one line, no markdown, no mentions, at most ``limit`` characters."""
     text = " ".join(str(text).split())

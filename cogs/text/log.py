@@ -43,8 +43,6 @@ ID_KEYS = frozenset(
 HIDDEN_KEYS = frozenset({"dice", "roll", "kind"})
 
 
-
-
 def _words(kind: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", " ", kind).lower()
 
@@ -109,7 +107,9 @@ def event_line(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return f"{line} {dice}".strip()
 
 
-def stored_events_text(events: Sequence[Mapping[str, Any]], names: Mapping[str, str], limit: int = 1500) -> str:
+def stored_events_text(
+    events: Sequence[Mapping[str, Any]], names: Mapping[str, str], limit: int = 1500
+) -> str:
     lines = [f"• {event_line(e, names)}" for e in events]
     return fit("\n".join(lines), limit) if lines else ""
 

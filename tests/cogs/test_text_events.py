@@ -33,7 +33,9 @@ def system_event_classes() -> list[type[Event]]:
     packages = {"rules.events"}
     for system in all_systems():
         module = sys.modules[type(system).__module__]
-        packages.add(module.__name__.rsplit(".", 1)[0] if not hasattr(module, "__path__") else module.__name__)
+        packages.add(
+            module.__name__.rsplit(".", 1)[0] if not hasattr(module, "__path__") else module.__name__
+        )
     classes = [
         cls
         for cls in _subclasses(Event)
@@ -52,12 +54,16 @@ def _id(cls: type[Event]) -> str:
 def test_the_enumeration_sees_every_system_and_the_shared_note() -> None:
     assert Note in EVENT_CLASSES
     for system in all_systems():
-        assert any(c.__module__.startswith(f"rules.systems.{system.name}.") for c in EVENT_CLASSES), system.name
+        assert any(c.__module__.startswith(f"rules.systems.{system.name}.") for c in EVENT_CLASSES), (
+            system.name
+        )
 
 
 @pytest.mark.parametrize("cls", EVENT_CLASSES, ids=_id)
 def test_every_event_class_has_a_renderer(cls: type[Event]) -> None:
-    assert registry.renderer_for(cls) is not None, f"no renderer for {_id(cls)}: add one with @renders({cls.__name__})"
+    assert registry.renderer_for(cls) is not None, (
+        f"no renderer for {_id(cls)}: add one with @renders({cls.__name__})"
+    )
 
 
 @pytest.mark.parametrize("cls", EVENT_CLASSES, ids=_id)

@@ -91,7 +91,9 @@ def initiative_rolled(e: InitiativeRolled, n: Names) -> str:
 
 @renders(InitiativeOrder)
 def initiative_order(e: InitiativeOrder, n: Names) -> str:
-    order = ", ".join(f"{who(n, cid)} ({total})" for cid, total in list(zip(e.order, e.totals, strict=False))[:25])
+    order = ", ".join(
+        f"{who(n, cid)} ({total})" for cid, total in list(zip(e.order, e.totals, strict=False))[:25]
+    )
     return f"📋 Round {e.round} order: {order or 'nobody yet'}"
 
 
@@ -363,9 +365,7 @@ def revealed(e: Revealed, n: Names) -> str:
 
 @renders(FieldSet)
 def field_set(e: FieldSet, n: Names) -> str:
-    return (
-        f"✏️ The GM sets {who(n, e.who)}'s {clean(e.field, 40)}: {clean(e.before, 40)} → **{clean(e.after, 40)}**"
-    )
+    return f"✏️ The GM sets {who(n, e.who)}'s {clean(e.field, 40)}: {clean(e.before, 40)} → **{clean(e.after, 40)}**"
 
 
 @renders(TurnEnded)

@@ -64,9 +64,8 @@ def attack_resolved(e: AttackResolved, n: Names) -> str:
     )
     ad = e.active_defense
     if ad is not None:
-        line += (
-            f"; active defense target {ad.target} ({mods_text(ad.modifiers)}), rolled {ad.total}: "
-            + ("success" if ad.success else "failure")
+        line += f"; active defense target {ad.target} ({mods_text(ad.modifiers)}), rolled {ad.total}: " + (
+            "success" if ad.success else "failure"
         )
     if e.interrupted:
         line += " (interrupted)"

@@ -25,7 +25,9 @@ def who(names: Names, cid: str | None) -> str:
 def die_text(d: Die | Mapping[str, Any]) -> str:
     """One die's face with its marks; a stored die (a log row's dict) reads the same."""
     label, origin, value = (
-        (d.label, d.origin, d.value) if isinstance(d, Die) else (d.get("label"), d.get("origin"), d.get("value"))
+        (d.label, d.origin, d.value)
+        if isinstance(d, Die)
+        else (d.get("label"), d.get("origin"), d.get("value"))
     )
     mark = (WILD if "wild" in str(label or "").lower() else "") + (GM if origin == "gm" else "")
     return f"{value}{mark}"

@@ -58,7 +58,9 @@ def renders(*classes: type[Event]) -> Callable[[R], R]:
                 raise TypeError(f"{cls!r} is not an event class")
             known = _RENDERERS.get(cls)
             if known is not None and known is not fn:
-                raise ValueError(f"{cls.__module__}.{cls.__qualname__} already has a renderer ({known.__name__})")
+                raise ValueError(
+                    f"{cls.__module__}.{cls.__qualname__} already has a renderer ({known.__name__})"
+                )
             _RENDERERS[cls] = fn
         return fn
 
