@@ -34,62 +34,41 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError
+from bot.errors import AmbiguousCharacter as AmbiguousCharacter
+from bot.errors import CharacterError as CharacterError
+from bot.errors import (
+    CharacterGone,
+    CharacterNameProblem,
+    CharacterNotFound,
+    DuplicateName,
+    InvalidName,
+    NoCharacterChosen,
+    NotYourCharacter,
+    StoredSheetInvalid,
+)
 from bot.models import Character
-from cogs.text import characters as text
 from rules.encounter import System
-from rules.errors import NotAllowed, NotFound, ValidationError
+from rules.errors import ValidationError
 from rules.systems.registry import SYSTEM_NAMES, get_system
 
 NAME_MAX = 64
 ID_REFERENCE = re.compile(r"#([0-9]{1,19})")
 
 
-# --- errors ---------------------------------------------------------------------------------------------
-
-
-class CharacterError(BotError):
-    """Base of the character feature's refusals (each carries its user-facing reason)."""
-
-
-class InvalidName(CharacterError):
-    pass
-
-
-class DuplicateName(CharacterError):
-    pass
-
-
-class CharacterNotFound(CharacterError, NotFound):
-    pass
-
-
-class AmbiguousCharacter(CharacterError):
-    pass
-
-
-class NotYourCharacter(CharacterError, NotAllowed):
-    pass
-
-
-class NoCharacterChosen(CharacterError):
-    """The ``character`` option was left out and the member has none, or several, to choose from."""
-
-
 # --- names ----------------------------------------------------------------------------------------------
 
 
-def name_problem(raw: object) -> str | None:
+def name_problem(raw: object) -> CharacterNameProblem | None:
     """Why ``raw`` cannot be a character name (after trimming), or ``None`` when it can."""
     if not isinstance(raw, str):
-        return text.name_not_text()
+        return "not_text"
     name = raw.strip()
     if not name:
-        return text.name_empty()
+        return "empty"
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        return text.name_control_characters()
+        return "control"
     if len(name) > NAME_MAX:
-        return text.name_too_long(len(name))
+        return "too_long"
     return None
 
 
@@ -97,7 +76,7 @@ def check_name(raw: str) -> str:
     """The trimmed name, or ``InvalidName`` (1..64 characters, no control characters)."""
     problem = name_problem(raw)
     if problem is not None:
-        raise InvalidName(problem)
+        raise InvalidName(problem, len(raw.strip()) if isinstance(raw, str) else 0)
     return raw.strip()
 
 
@@ -152,7 +131,7 @@ class CharacterRecord:
         try:
             return self.rules.sheet_from_dict(self.sheet)
         except ValidationError as err:
-            raise CharacterError(text.stored_sheet_invalid(self.name, err.problems)) from err
+            raise StoredSheetInvalid(self.name, err.problems) from err
 
 
 def _record(row: Character) -> CharacterRecord:
@@ -296,7 +275,7 @@ class CharacterBook:
             if record is not None and record.guild_id == guild_id:
                 if record.owner_id == member_id or gm:
                     return record
-                raise NotYourCharacter(text.not_your_character(record.name))
+                raise NotYourCharacter(record.name)
         own = await self.refs(guild_id, owner_id=member_id, name=wanted)
         if own:
             return await self._must_get(own[0].id)
@@ -305,24 +284,22 @@ class CharacterBook:
             if len(everyone) == 1:
                 return await self._must_get(everyone[0].id)
             if len(everyone) > 1:
-                raise AmbiguousCharacter(
-                    text.character_ambiguous(everyone[0].name, [r.owner_id for r in everyone])
-                )
-        raise CharacterNotFound(text.character_not_found(wanted, gm=gm))
+                raise AmbiguousCharacter(everyone[0].name, [r.owner_id for r in everyone])
+        raise CharacterNotFound(wanted, gm=gm)
 
     async def _default(self, guild_id: int, member_id: int, system: str | None) -> CharacterRecord:
         mine = await self.refs(guild_id, owner_id=member_id)
         if not mine:
-            raise NoCharacterChosen(text.no_characters())
+            raise NoCharacterChosen()
         fitting = [r for r in mine if r.system == system] if system else mine
         if len(fitting) == 1:
             return await self._must_get(fitting[0].id)
-        raise NoCharacterChosen(text.which_character([r.name for r in mine], system))
+        raise NoCharacterChosen([r.name for r in mine], system)
 
     async def _must_get(self, character_id: int) -> CharacterRecord:
         record = await self.get(character_id)
         if record is None:
-            raise CharacterNotFound(text.character_gone())
+            raise CharacterGone()
         return record
 
     # -- changes (one transaction each) --------------------------------------------------------------
@@ -352,7 +329,7 @@ class CharacterBook:
         try:
             async with owner_lock(guild_id, owner_id), self.sessions() as session, session.begin():
                 if await self._name_taken(session, guild_id, owner_id, key):
-                    raise DuplicateName(text.name_taken(name))
+                    raise DuplicateName(name)
                 row = Character(
                     guild_id=guild_id,
                     owner_id=owner_id,
@@ -367,7 +344,7 @@ class CharacterBook:
                 await session.flush()
                 return _record(row)
         except IntegrityError as err:  # another process won the race for the name
-            raise DuplicateName(text.name_taken(name)) from err
+            raise DuplicateName(name) from err
 
     async def change(self, character: CharacterRef | CharacterRecord, change: SheetChange) -> Change:
         """Load the sheet, apply ``change(system, sheet) -> new sheet`` (rules errors pass through and nothing
@@ -377,7 +354,7 @@ class CharacterBook:
             async with owner_lock(ref.guild_id, ref.owner_id), self.sessions() as session, session.begin():
                 row = await session.get(Character, ref.id)
                 if row is None or row.owner_id != ref.owner_id or row.guild_id != ref.guild_id:
-                    raise CharacterNotFound(text.character_gone())
+                    raise CharacterGone()
                 before = _record(row)
                 rules = get_system(row.system)
                 new_sheet = change(rules, before.load())
@@ -388,7 +365,7 @@ class CharacterBook:
                         new_sheet = rules.rename_sheet(new_sheet, cleaned)
                     key = name_key(cleaned)
                     if await self._name_taken(session, row.guild_id, row.owner_id, key, besides=row.id):
-                        raise DuplicateName(text.name_taken(cleaned, own=True))
+                        raise DuplicateName(cleaned, own=True)
                     row.name, row.name_key = cleaned, key
                 row.sheet = rules.sheet_to_dict(new_sheet)
                 row.updated_at = self.clock()
@@ -396,7 +373,7 @@ class CharacterBook:
                 await session.flush()
                 return Change(before, _record(row))
         except IntegrityError as err:
-            raise DuplicateName(text.name_taken(ref.name)) from err
+            raise DuplicateName(ref.name) from err
 
     async def rename(self, character: CharacterRef | CharacterRecord, new_name: str) -> Change:
         cleaned = check_name(new_name)
@@ -429,7 +406,7 @@ class CharacterBook:
                 await session.flush()
                 return _record(row), before
         except IntegrityError as err:
-            raise DuplicateName(text.name_taken(name)) from err
+            raise DuplicateName(name) from err
 
     async def delete(self, character_id: int, *, owner_id: int | None = None) -> CharacterRecord | None:
         """Delete and return the character, or ``None`` when it is already gone (or not ``owner_id``'s)."""

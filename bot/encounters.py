@@ -35,10 +35,23 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import reminders
-from bot.errors import BotError, NoSystem
+from bot.errors import (
+    AmbiguousCombatant,
+    DuplicateCombatant,
+    EncounterOpen,
+    MalformedName,
+    NamedThing,
+    NoEncounter,
+    NoSystem,
+    NotRunning,
+    OutOfRange,
+    StaleEncounter,
+    UndoRefused,
+    UnknownCombatant,
+)
+from bot.errors import BadName as BadName  # the cogs and tests catch it from here
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
 from bot.store import ChannelView, Store, Where, view_of
-from cogs.text import encounters as text
 from rules.dice import DiceSource, QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import RulesError
@@ -61,52 +74,25 @@ class EncounterBot(Protocol):
     def dice_source(self) -> DiceSource: ...
 
 
-# --- errors ---------------------------------------------------------------------------------------------
-
-
-class NoEncounter(BotError):
-    """No open encounter in this channel or thread."""
-
-
-class EncounterOpen(BotError):
-    """A second encounter in one channel."""
-
-
-class StaleEncounter(BotError):
-    """The encounter's version changed between load and save: nothing was saved."""
-
-
-class NotRunning(BotError):
-    """The command needs a running fight."""
-
-
-class BadName(BotError):
-    """An unknown, ambiguous, duplicate or malformed combatant name."""
-
-
-class UndoRefused(BotError):
-    """Undo past the encounter's start, or a step count out of range."""
-
-
 # --- names ----------------------------------------------------------------------------------------------
 
 
-def check_name(name: str, *, what: str = "A name") -> str:
-    """A combatant name, trimmed: 1..64 characters, no control characters."""
+def check_name(name: str, *, what: NamedThing = "name") -> str:
+    """A name (of a combatant, an encounter or a side), trimmed: 1..64 characters, no control characters."""
     raw = name or ""
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in raw):
-        raise BadName(text.bad_name(f"{what} may not contain control characters"))
+        raise MalformedName("control", what)
     cleaned = " ".join(raw.split())
     if not cleaned:
-        raise BadName(text.bad_name(f"{what} needs at least one visible character"))
+        raise MalformedName("empty", what)
     if len(cleaned) > MAX_NAME:
-        raise BadName(text.bad_name(f"{what} may have at most {MAX_NAME} characters, not {len(cleaned)}"))
+        raise MalformedName("too_long", what, len(cleaned), MAX_NAME)
     return cleaned
 
 
 def check_range(option: str, value: int, low: int, high: int) -> int:
     if not low <= value <= high:
-        raise BotError(text.out_of_range(option, low, high, value))
+        raise OutOfRange(option, low, high, value)
     return value
 
 
@@ -115,7 +101,7 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
     key = " ".join((typed or "").split()).casefold()
     names = [r.name for r in rows]
     if not key:
-        raise BadName(text.unknown_combatant(typed, names))
+        raise UnknownCombatant(typed, names)
     exact = [r for r in rows if r.name.casefold() == key]
     if exact:
         return exact[0]
@@ -127,8 +113,8 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
     if len(partial) == 1:
         return partial[0]
     if partial:
-        raise BadName(text.ambiguous_combatant(typed, [r.name for r in partial]))
-    raise BadName(text.unknown_combatant(typed, names))
+        raise AmbiguousCombatant(typed, [r.name for r in partial])
+    raise UnknownCombatant(typed, names)
 
 
 # --- snapshots (undo) -----------------------------------------------------------------------------------
@@ -416,7 +402,7 @@ class EncounterEdit:
 
     def require_running(self) -> None:
         if self.status != "running":
-            raise NotRunning(text.not_running())
+            raise NotRunning()
 
     def tracker(self) -> TrackerView:
         return self.system.tracker(self.state)
@@ -438,7 +424,7 @@ class EncounterEdit:
     def check_free_name(self, name: str) -> None:
         key = name.casefold()
         if any(c.name.casefold() == key for c in self.combatants):
-            raise BadName(text.duplicate_name(name))
+            raise DuplicateCombatant(name)
 
     async def add_combatant(
         self,
@@ -515,7 +501,7 @@ class EncounterEdit:
             .execution_options(synchronize_session=False)
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise StaleEncounter(text.stale_encounter())
+            raise StaleEncounter()
 
     def _project(self, tracker: TrackerView, turn: TurnStatus) -> dict[str, Any]:
         values: dict[str, Any] = {
@@ -685,7 +671,7 @@ async def edit_encounter(
     async with store.lock(where.channel_id), store.sessions() as session, session.begin():
         encounter = await _open_encounter(session, where.channel_id)
         if encounter is None:
-            raise NoEncounter(text.no_encounter())
+            raise NoEncounter()
         combatants, grapples = await _rows(session, encounter.id or 0)
         config, view = await _channel_view(session, where)
         system = get_system(encounter.system)
@@ -716,15 +702,15 @@ async def edit_encounter(
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
     """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there)."""
-    name = check_name(name, what="An encounter name")
+    name = check_name(name, what="encounter")
     store = bot.store
     async with store.lock(where.channel_id), store.sessions() as session, session.begin():
         _, view = await _channel_view(session, where)
         if not view.system:
-            raise NoSystem(text.no_system())
+            raise NoSystem()
         existing = await _open_encounter(session, where.channel_id)
         if existing is not None:
-            raise EncounterOpen(text.encounter_open(existing.name))
+            raise EncounterOpen(existing.name)
         system = get_system(view.system)
         state = system.new_state()
         turn = system.turn(state)
@@ -794,7 +780,7 @@ async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -
                 break
             undoable.append(row)
         if len(undoable) < steps:
-            raise UndoRefused(text.undo_too_far(len(undoable)))
+            raise UndoRefused(len(undoable))
         chosen = undoable[:steps]
         edit.restore(chosen[-1].undo or {}, [r.id or 0 for r in chosen])
         summaries = [r.summary or r.command for r in chosen]
@@ -808,7 +794,7 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
     """End the current turn of an encounter like ``/turn end`` would, for the reminder loop (``then = skip``).
 
     Quietly ``None`` when the encounter is gone or ended, or ``turn_key`` is no longer its turn. Goes through
-    the change path (logged, undoable) and announces the next turn in the encounter's channel itself.
+    the change path (logged, undoable); the caller (``cogs.reminders``) announces the result.
     """
     async with bot.store.sessions() as session:
         encounter = await session.get(Encounter, encounter_id)
@@ -829,12 +815,7 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
             edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
     except RulesError:
         return None
-    result = edit.result
-    if result is not None:
-        from cogs.encounters import announce_in_channel  # the Discord side; imported late (no cycle)
-
-        await announce_in_channel(bot, here.channel_id, here.guild_id, result)
-    return result
+    return edit.result
 
 
 async def characters_of(bot: EncounterBot, guild_id: int, owner_id: int) -> list[Character]:

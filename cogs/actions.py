@@ -41,11 +41,11 @@ from bot.encounters import (
 )
 from bot.errors import BotError, NoSystem
 from bot.models import Combatant
-from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_actions as ac
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
 from cogs.encounters import announce_turn, turn_token
+from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import actions as text
 from cogs.text import encounters as enc_text
 from rules.dice import QueuedDice

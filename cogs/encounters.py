@@ -35,10 +35,10 @@ from bot.encounters import (
 )
 from bot.errors import BotError
 from bot.models import Character, Combatant
-from bot.tree import NO_MENTIONS, report_error
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
+from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import encounters as text
 from cogs.text import log as log_text
 from rules.errors import NotFound
@@ -307,7 +307,7 @@ def _template(edit: EncounterEdit, typed: str) -> str | None:
 def _side(side: str | None, default: str) -> str:
     if side is None or not side.strip():
         return default
-    return check_name(side, what="A side")
+    return check_name(side, what="side")
 
 
 # --- the cog --------------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.tree import NO_MENTIONS
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
+from cogs.errors import NO_MENTIONS
 from cogs.gm_channel import ChannelGMCommands
 from cogs.gm_encounter import EncounterGMCommands
 from cogs.gm_reminders import ReminderGMCommands

@@ -22,8 +22,8 @@ from discord import app_commands
 
 from bot import channel_rules
 from bot.errors import BotError, NoSystem
-from bot.tree import NO_MENTIONS
 from cogs._checks import where
+from cogs.errors import NO_MENTIONS
 from cogs.text import gm as render
 
 if TYPE_CHECKING:
