@@ -52,7 +52,7 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
     return "\n".join(out)
 
 
-# --- refusals (the change path and the cogs raise BotError with these) ------------------------------------
+# --- refusals (``cogs.text.errors`` words the change path's errors with these; cogs raise them too) ----
 
 
 def no_encounter() -> str:
