@@ -42,9 +42,9 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot import tree as bot_tree
 from bot.encounters import load_encounter
 from bot.models import Character
+from cogs import errors as bot_tree
 from rules.dice import RandomDice
 from rules.systems.registry import get_system
 from tests.e2e.conftest import Harness
