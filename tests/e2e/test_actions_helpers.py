@@ -17,7 +17,7 @@ from tests.e2e.test_encounters import (
     setup_gm,
     without_version,
 )
-from tests.fakediscord import FakeMember, InteractionResult
+from bot.playground.loopback import FakeMember, InteractionResult
 
 GM_MARK = "ᴳ"
 WILD_MARK = "ᵂ"

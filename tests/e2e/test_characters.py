@@ -10,7 +10,7 @@ import pytest
 from bot.characters import CharacterBook, CharacterRecord
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember
+from bot.playground.loopback import FakeMember
 
 
 def available(system: str) -> bool:

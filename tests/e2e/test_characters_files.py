@@ -12,7 +12,7 @@ from bot.characters import CharacterBook, CharacterRecord
 from bot.sheet_files import MAX_BYTES
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember
+from bot.playground.loopback import FakeMember
 
 
 def available(system: str) -> bool:

@@ -17,7 +17,7 @@ from bot.store import Where
 from rules.dice import RandomDice
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember, FakeMessage, InteractionResult
+from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 
 
 def _available(name: str) -> bool:

@@ -15,7 +15,7 @@ from bot.__main__ import health
 from bot.app import running
 from bot.settings import Settings
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeDiscord
+from bot.playground.loopback import FakeDiscord
 
 INCIDENT = re.compile(r"incident `([0-9a-f]{8})`")
 

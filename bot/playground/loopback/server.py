@@ -47,7 +47,7 @@ from .world import (
     iso,
 )
 
-log = logging.getLogger("fakediscord")
+log = logging.getLogger("bot.playground.loopback")
 
 DEFAULT_TOKEN = "MTAxMDEwMTAxMDEwMTAxMDEw.GfAkEd.ZmFrZS10b2tlbi1mb3ItdGVzdHMtb25seQ"
 # Flags a message may carry when sent by a bot (others are ignored like Discord does).
@@ -177,7 +177,7 @@ class FakeDiscord:
         (``client.wait_until_ready``: mind ``guild_ready_timeout``), and close it cleanly on exit."""
         timeout = self.default_timeout if timeout is None else timeout
         with self.redirect_discord():
-            task = asyncio.create_task(client.start(token), name="fakediscord-bot")
+            task = asyncio.create_task(client.start(token), name="loopback-bot")
             try:
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + timeout

@@ -1,4 +1,4 @@
-"""Loopback fake Discord for end-to-end tests (see README.md)."""
+"""Loopback fake Discord: the playground's Discord and the end-to-end tests' (see README.md)."""
 
 from .commands import valid_chat_input_name, validate_commands
 from .interactions import CommandNotAvailable, CommandNotFound, InteractionRecord, InteractionResult
