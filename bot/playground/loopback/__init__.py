@@ -15,6 +15,7 @@ from .world import (
     FakeRole,
     FakeUser,
     Pings,
+    Snowflakes,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "InteractionRecord",
     "InteractionResult",
     "Pings",
+    "Snowflakes",
     "valid_chat_input_name",
     "validate_commands",
 ]
