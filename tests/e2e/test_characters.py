@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from bot.characters import CharacterBook, CharacterRecord
+from bot.playground.loopback import FakeMember
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from bot.playground.loopback import FakeMember
 
 
 def available(system: str) -> bool:

@@ -9,10 +9,10 @@ import json
 import pytest
 
 from bot.characters import CharacterBook, CharacterRecord
+from bot.playground.loopback import FakeMember
 from bot.sheet_files import MAX_BYTES
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from bot.playground.loopback import FakeMember
 
 
 def available(system: str) -> bool:

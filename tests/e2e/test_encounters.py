@@ -13,11 +13,11 @@ from sqlalchemy import select
 
 from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
+from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where
 from rules.dice import RandomDice
 from rules.systems.registry import SYSTEM_NAMES, get_system
 from tests.e2e.conftest import Harness
-from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 
 
 def _available(name: str) -> bool:

@@ -49,17 +49,24 @@ async def table(tmp_path: Path) -> AsyncIterator[Playground]:
         yield pg
 
 
-@pytest_asyncio.fixture
-async def browser():
+@pytest.fixture
+def chromium() -> Path:
     if not CHROMIUM.exists():
         _no_browser(f"no Chromium at {CHROMIUM} (apt-get install chromium chromium-driver)")
     try:
-        from playwright.async_api import async_playwright
+        import playwright.async_api  # noqa: F401
     except ImportError:
         _no_browser("the playwright package is not installed (pip install -e '.[test]')")
+    return CHROMIUM
+
+
+@pytest_asyncio.fixture
+async def browser(chromium: Path):
+    from playwright.async_api import async_playwright
+
     async with async_playwright() as p:
-        chromium = await p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=30_000)
+        launched = await p.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS, timeout=30_000)
         try:
-            yield chromium
+            yield launched
         finally:
-            await chromium.close()
+            await launched.close()

@@ -32,6 +32,11 @@ async def channel(page, name: str) -> None:
 async def send(page, line: str) -> None:
     """Type a whole command line and send it; waits until the box was accepted (cleared)."""
     await page.fill("#command", line)
+    await submit(page)
+
+
+async def submit(page) -> None:
+    """Send what the box holds; waits until it was accepted (cleared)."""
     await page.click("#send")
     await page.wait_for_function("document.getElementById('command').value === ''", timeout=STEP)
 
@@ -86,16 +91,19 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await last_message(page, "Ambush at the ford")
     await choose(page, "/encounter add name:Bandit template:ban", "bandit")
     await page.type("#command", "count:2")
-    await page.click("#send")
+    await submit(page)
     await last_message(page, "Bandit 2")
 
     # Ash joins with Rook, chosen from the autocomplete of Ash's own characters (Vex is offered too).
     await be(page, "Ash")
-    await choose(page, "/encounter join character:", "Rook")
-    assert await page.locator(".suggestion .s-name", has_text="Vex").count() == 0  # the box moved on
-    await page.click("#send")
-    await last_message(page, "Rook")
+    await page.type("#command", "/encounter join character:", delay=15)
+    await page.locator(".suggestion .s-name", has_text="Vex").wait_for(
+        timeout=STEP
+    )  # Ash's own, from the bot
     await shot(page, screenshots, "03-autocomplete-join")
+    await choose(page, "/encounter join character:", "Rook")
+    await submit(page)
+    await last_message(page, "Rook joined")
 
     await be(page, "Greta")
     await send(page, "/encounter begin")
@@ -114,12 +122,14 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await be(page, "Ash")
     await page.fill("#command", "")
     await choose(page, "/attack target:Ban", "Bandit 1")
-    await page.type("#command", "lock:")
-    await page.locator(".suggestion .s-name", has_text="True").first.click()
-    await page.click("#send")
-    resolution = await last_message(page, "Rook")
-    await page.wait_for_function("document.getElementById('command').value === ''", timeout=STEP)
-    await shot(page, screenshots, "05-d6-turn")
+    await page.type("#command", "lock:", delay=15)
+    await page.locator(".suggestion .s-name", has_text="True").first.wait_for(timeout=STEP)
+    await shot(page, screenshots, "05-boolean-option")
+    await page.keyboard.press("Tab")  # picks the highlighted suggestion, as in Discord
+    assert (await page.input_value("#command")).endswith("lock:True ")
+    await submit(page)
+    resolution = await last_message(page, "Rook attacks Bandit 1 with")
+    await shot(page, screenshots, "06-d6-turn")
     assert "Bandit 1" in await resolution.inner_text()
 
     # Ash presses End turn on Rook's announcement; the turn passes (a new announcement).
@@ -128,7 +138,7 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await entry.locator('[data-custom-id^="fray:end-turn:"]').click()
     await page.wait_for_function(f"document.querySelectorAll('.entry').length > {before}", timeout=STEP)
     await last_message(page, "ended the turn")
-    await shot(page, screenshots, "06-end-turn")
+    await shot(page, screenshots, "07-end-turn")
 
     # Status: the tracker, privately (only Ash sees it).
     await page.locator('.entry [data-custom-id^="fray:status:"]').last.click()
@@ -136,18 +146,18 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await tracker.wait_for(timeout=STEP)
     tracker_id = await tracker.get_attribute("data-message")
     assert "Rook" in await tracker.inner_text() and "Only you can see this" in await tracker.inner_text()
-    await shot(page, screenshots, "07-private-tracker")
+    await shot(page, screenshots, "08-private-tracker")
 
     # A message edited in place: Ash asks to delete Vex (picked by autocomplete), then presses Keep.
     await choose(page, "/character delete character:Ve", "Vex")
-    await page.click("#send")
+    await submit(page)
     question = await last_message(page, "asked to delete")
     question_id = await question.get_attribute("data-message")
     await question.locator(".btn", has_text="Keep").click()
     edited = page.locator(f'.entry[data-message="{question_id}"]')
     await edited.locator(".edited").wait_for(timeout=STEP)
     assert await edited.locator(".btn").count() == 0
-    await shot(page, screenshots, "08-edited-in-place")
+    await shot(page, screenshots, "09-edited-in-place")
 
     # Bryn sees the fight and the edited question, but not Ash's private tracker; back as Ash, it is there.
     await be(page, "Bryn")
@@ -155,7 +165,7 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     assert await page.locator(f'.entry[data-message="{tracker_id}"]').count() == 0
     private = await page.locator(".entry", has=page.locator(".message.ephemeral")).all_inner_texts()
     assert private and all("Bryn used" in text for text in private), private  # Bryn's own import replies
-    await shot(page, screenshots, "09-bryn-sees-no-private")
+    await shot(page, screenshots, "10-bryn-sees-no-private")
     await be(page, "Ash")
     await page.locator(f'.entry[data-message="{tracker_id}"]').wait_for(timeout=STEP)
 
@@ -171,7 +181,7 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await page.click("#send")
     await page.wait_for_selector('#client-note:has-text("count must be a whole number")', timeout=STEP)
     assert len(table.fd.interactions) == sent
-    await shot(page, screenshots, "10-refusal")
+    await shot(page, screenshots, "11-refusal")
 
     # The page's connection drops: it reconnects and shows the same channel (the state is the bot's).
     count = await page.locator(".entry").count()
@@ -195,7 +205,7 @@ async def test_the_kaernest_tracker_on_a_phone(table: Playground, browser, scree
     await channel(page, "kaernest")
     await send(page, "/encounter start name:Courtyard")
     await choose(page, "/encounter add name:Guard template:", "Town Guard")
-    await page.click("#send")
+    await submit(page)
     await last_message(page, "Guard")
     for member, character in (("Ash", "Izuki"), ("Bryn", "Mico")):
         await page.click("#menu-toggle")
@@ -211,7 +221,7 @@ async def test_the_kaernest_tracker_on_a_phone(table: Playground, browser, scree
     text = await tracker.inner_text()
     assert all(name in text for name in ("Izuki", "Mico", "Guard")), text
     await tracker.scroll_into_view_if_needed()
-    await shot(page, screenshots, "11-kaernest-tracker-phone")
+    await shot(page, screenshots, "12-kaernest-tracker-phone")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is wider than the phone: {width}px"
     assert not errors, errors

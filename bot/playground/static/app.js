@@ -164,20 +164,21 @@ function switchMember(id) {
 function renderMessages() {
   const box = $("messages");
   const list = [...state.messages.values()].filter((m) => m.channel_id === state.channel).sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  box.replaceChildren(tipCard(), ...list.map(messageNode));
+  box.replaceChildren(tipCard(), ...list.map((m, i) => messageNode(m, list[i - 1])));
   box.scrollTop = box.scrollHeight;
 }
 
 function appendMessage(m) {
   const box = $("messages");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
-  box.append(messageNode(m));
+  const previous = [...state.messages.values()].filter((x) => x.channel_id === m.channel_id && x.id !== m.id && BigInt(x.id) < BigInt(m.id)).pop();
+  box.append(messageNode(m, previous));
   if (atBottom || m.ephemeral) box.scrollTop = box.scrollHeight;
 }
 
 function replaceMessage(m) {
   const old = document.querySelector(`[data-message="${m.id}"]`);
-  if (old) old.replaceWith(messageNode(m)); else appendMessage(m);
+  if (old) old.replaceWith(messageNode(m, null, old.classList.contains("grouped"))); else appendMessage(m);
 }
 
 function tipCard() {
@@ -204,14 +205,22 @@ function fill(text) {
   updateComposer();
 }
 
-function messageNode(m) {
-  const wrap = el("div", { class: "entry", "data-message": m.id });
+// Like Discord, a message right after one by the same author (and not a reply to a command) drops the
+// repeated avatar and name.
+function grouped(m, previous) {
+  return !!previous && !m.used && !m.ephemeral && !previous.ephemeral && previous.author.id === m.author.id &&
+    Math.abs(new Date(m.timestamp) - new Date(previous.timestamp)) < 5 * 60 * 1000;
+}
+
+function messageNode(m, previous, keepGrouped = false) {
+  const compact = keepGrouped || grouped(m, previous);
+  const wrap = el("div", { class: `entry${compact ? " grouped" : ""}`, "data-message": m.id });
   if (m.used) wrap.append(el("div", { class: "used" }, "↳ ", el("b", {}, m.used.member), ` ${m.used.verb} `, el("span", { class: "cmd" }, m.used.command)));
   const time = new Date(m.timestamp);
   const head = el("div", { class: "head" }, el("span", { class: "name" }, m.author.name || "?"),
     m.author.bot ? el("span", { class: "badge bot" }, "APP") : null,
     el("time", { datetime: m.timestamp }, isNaN(time) ? "" : time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })));
-  const body = el("div", { class: "body" }, head);
+  const body = el("div", { class: "body" }, compact ? null : head);
   if (m.loading) body.append(el("div", { class: "thinking" }, `${m.author.name || "The app"} is thinking`));
   if (m.content) {
     const content = el("div", { class: "content" });
@@ -223,7 +232,7 @@ function messageNode(m) {
   for (const a of m.attachments || []) body.append(el("a", { class: "file", href: a.url, download: a.filename }, "📄 ", a.filename, el("span", { class: "size" }, `${Math.max(1, Math.round(a.size / 1024))} KB`)));
   for (const row of m.components || []) body.append(rowNode(m, row));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "👁 Only you can see this · ", el("button", { type: "button", onclick: () => wrap.remove() }, "Dismiss message")));
-  wrap.append(el("div", { class: `message${m.ephemeral ? " ephemeral" : ""}` }, avatar(m.author.name), body));
+  wrap.append(el("div", { class: `message${m.ephemeral ? " ephemeral" : ""}` }, compact ? el("span", { class: "avatar-space" }) : avatar(m.author.name), body));
   return wrap;
 }
 
@@ -381,6 +390,8 @@ function hideSuggestions() {
 }
 
 function suggest(line, text) {
+  state.autocompleteSeq++;  // whatever the box showed before is stale now, a pending answer too
+  clearTimeout(autocompleteTimer);
   if (!text.startsWith("/")) return hideSuggestions();
   if (!line.decls) {  // still choosing the command (or subcommand)
     const prefix = (line.partial || "").toLowerCase();
