@@ -124,9 +124,10 @@ async def playground(
 
 
 async def play(
-    *, port: int, demo: bool, open_page: bool, database_path: Path, say: Callable[[str], None] = print
+    *, port: int, demo: bool, open_page: bool, database_path: Path, say: Callable[[str], None] | None = None
 ) -> None:
     """Run a playground until Ctrl+C (or SIGTERM)."""
+    say = say or (lambda line: print(line, flush=True))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     installed = []
