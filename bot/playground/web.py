@@ -163,6 +163,7 @@ class Site:
             "users": {str(u.id): u.name for u in self.fd.world.users.values()},
             "roles": {str(r.id): r.name for r in guild.roles.values()},
             "commands": commands,
+            "demo_seated": bool(getattr(self.run_demo, "seated", False)),
             "messages": [self.message_view(m) for m in messages],
         }
 

@@ -89,6 +89,7 @@ async function post(path, body) {
 
 function renderAll() {
   $("server-name").textContent = state.snapshot.server;
+  if (state.snapshot.demo_seated) { $("demo-button").disabled = true; $("demo-button").textContent = "Demo table seated"; }
   renderChannels();
   renderMembers();
   renderHeader();
