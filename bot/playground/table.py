@@ -24,7 +24,8 @@ GM_NAME = "Greta"
 PLAYER_NAMES = ("Ash", "Bryn", "Cato")
 THREAD_NAME = "side-fight"
 
-# Demo characters: per system, one per player (names differ across systems: a name is unique per owner).
+# Demo characters: per system, one per player (names differ across systems: a name is unique per owner);
+# a system not listed here gets its first creature template under each player's name.
 DEMO_CHARACTERS: dict[str, tuple[tuple[str, str], ...]] = {
     "nyra": (("Ilsa", "Duelist"), ("Corvin", "Sellsword"), ("Maren", "Bandit")),
     "kaernest": (("Izuki", "Knight"), ("Mico", "Town Guard"), ("Tavi", "Berserker")),
@@ -88,14 +89,16 @@ def demo_sheet_file(system_name: str, name: str, template: str) -> tuple[str, by
 async def seat_demo(table: Table) -> list[InteractionResult]:
     """Every player imports a character in every system's channel, through ``/character import``."""
     results = []
-    for system_name, characters in DEMO_CHARACTERS.items():
-        channel = table.channels.get(system_name)
-        if channel is None:
-            continue
+    for system in all_systems():
+        channel = table.channels[system.name]
+        first = system.creature_names()[0]
+        characters = DEMO_CHARACTERS.get(system.name) or tuple(
+            (f"{p.name} {system.title}", first) for p in table.players
+        )
         for player, (name, template) in zip(table.players, characters, strict=False):
             r = await table.fd.invoke(
-                channel, player, "character import", file=demo_sheet_file(system_name, name, template)
+                channel, player, "character import", file=demo_sheet_file(system.name, name, template)
             )
-            log.info("demo: %s imported %s (%s): %s", player.name, name, system_name, r.text)
+            log.info("demo: %s imported %s (%s): %s", player.name, name, system.name, r.text)
             results.append(r)
     return results

@@ -30,6 +30,7 @@ from bot.playground.loopback import (
 )
 from bot.playground.loopback.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT, member_may_use
 from bot.playground.table import Table
+from rules.systems.registry import get_system
 
 log = logging.getLogger(__name__)
 
@@ -132,8 +133,15 @@ class Site:
         guild = self.table.guild
         channels = []
         for system, channel in self.table.channels.items():
+            title = get_system(system).title
             channels.append(
-                {"id": str(channel.id), "name": channel.name, "system": system, "topic": channel.topic}
+                {
+                    "id": str(channel.id),
+                    "name": channel.name,
+                    "system": system,
+                    "title": title,
+                    "topic": channel.topic,
+                }
             )
             if self.table.thread.parent_id == channel.id:
                 thread = self.table.thread
@@ -142,6 +150,7 @@ class Site:
                         "id": str(thread.id),
                         "name": thread.name,
                         "system": system,
+                        "title": title,
                         "parent_id": str(channel.id),
                     }
                 )

@@ -116,7 +116,8 @@ function renderChannels() {
 }
 
 function systemTitle(system) {
-  return { nyra: "Nyra", kaernest: "Kaernest", d6: "D6" }[system] || system;
+  const c = state.snapshot?.channels.find((x) => x.system === system);
+  return (c?.title || system).replace(/^the /, "");
 }
 
 function avatar(name) {
@@ -188,7 +189,7 @@ function tipCard() {
   const chip = (text) => el("button", { type: "button", class: "chip", onclick: () => fill(text) }, text);
   const d6 = c && c.system === "d6";
   return el("div", { class: "tip" },
-    el("h3", {}, `A first fight in ${c ? systemTitle(c.system) : "this channel"}`),
+    el("h3", {}, `A first fight in ${c ? c.title : "this channel"}`),
     el("ol", {},
       el("li", {}, "Each player: ", chip("/character create name:"), " or ", chip("/character import"), " — or press ", el("b", {}, "Seat the demo table"), "."),
       el("li", {}, el("span", { class: "who" }, "GM: "), chip("/encounter start"), " then ", chip("/encounter add name:"), " (pick a template)."),
