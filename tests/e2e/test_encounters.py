@@ -12,11 +12,11 @@ from sqlalchemy import select
 
 from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
+from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where
 from rules.dice import RandomDice
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember, FakeMessage, InteractionResult
 
 SYSTEMS = system_names()
 

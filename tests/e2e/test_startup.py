@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.__main__ import health
 from bot.app import running
+from bot.playground.loopback import FakeDiscord
 from bot.settings import Settings
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeDiscord
 
 INCIDENT = re.compile(r"incident `([0-9a-f]{8})`")
 
