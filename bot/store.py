@@ -49,7 +49,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError, Stale
+from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 
 Key = tuple[Hashable, ...]
@@ -77,15 +77,6 @@ def resource_lock_id(key: Key) -> int:
 
 
 ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:id)")
-
-
-class StaleChannel(Stale):
-    """The channel's settings changed between load and save."""
-
-    def __init__(
-        self, reason: str = "This channel's settings changed at the same moment; try again."
-    ) -> None:
-        super().__init__(reason)
 
 
 # --- version-checked writes -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Shared test helpers: a fake bot token (right shape, never valid) and settings over a fresh database
-(SQLite by default; PostgreSQL with ``FRAY_TEST_DATABASE_URL``, see ``tests.databases``)."""
+"""Shared test helpers: a fake bot token (right shape, never valid), settings over a fresh database (SQLite
+by default; PostgreSQL with ``FRAY_TEST_DATABASE_URL``, see ``tests.databases``), and strict event
+rendering (an event without a renderer, or a renderer that raises, fails the test)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import Settings
+from cogs.text.events import registry as event_text
 from tests.databases import ON_POSTGRES, postgres_database
 
 FAKE_TOKEN = "MTAxNTQ2NjE3NzY5NTQ2NjY5MA.GxYzAb.fake-token-for-tests_abcdefghijkl"
@@ -39,3 +41,11 @@ def settings_over(tmp_path: Path, token: str, **overrides: object) -> Iterator[S
 @pytest.fixture
 def bot_settings(tmp_path: Path) -> Iterator[Settings]:
     yield from settings_over(tmp_path, FAKE_TOKEN, heartbeat_interval=0.2)
+
+
+@pytest.fixture(autouse=True)
+def strict_event_rendering():
+    """In tests a gap in the event renderers raises (production logs it and shows a plain sentence)."""
+    before = event_text.set_strict(True)
+    yield
+    event_text.set_strict(before)

@@ -32,6 +32,7 @@ from bot.store import (
     versioned_delete,
     versioned_update,
 )
+from cogs.text.errors import describe
 from rules.dice import RandomDice
 from rules.systems.registry import system_names
 
@@ -90,12 +91,14 @@ async def bump_version(store: Store, model: type, pk: Any) -> None:
 
 
 def test_the_store_keeps_the_only_locks() -> None:
+    # The playground's loopback Discord stands in for Discord's servers: its locks guard its own sockets and
+    # the page's queue, never Fray's state.
     keeping = re.compile(r"asyncio\.(Lock|Semaphore|Condition)\(|WeakValueDictionary")
     found = [
         path.relative_to(ROOT).as_posix()
         for folder in ("bot", "cogs", "rules")
         for path in (ROOT / folder).rglob("*.py")
-        if keeping.search(path.read_text(encoding="utf-8"))
+        if "playground" not in path.parts and keeping.search(path.read_text(encoding="utf-8"))
     ]
     assert found == ["bot/store.py"]
 
@@ -233,8 +236,9 @@ async def test_a_stale_character_change_is_refused_and_saves_nothing(store: Stor
         return await versioned_update(*args, **kwargs)
 
     monkeypatch.setattr(characters, "versioned_update", someone_else_saves_first)
-    with pytest.raises(StaleCharacter, match="try again"):
+    with pytest.raises(StaleCharacter) as refused:
         await book.rename(ana, "Bea")
+    assert "try again" in describe(refused.value)
     monkeypatch.undo()
     stored = await book.get(ana.id)
     assert stored is not None and stored.name == "Ana" and dict(stored.sheet) == dict(ana.sheet)

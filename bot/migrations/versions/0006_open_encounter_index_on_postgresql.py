@@ -1,0 +1,42 @@
+"""One open encounter per channel on PostgreSQL too: the partial unique index gets its PostgreSQL condition.
+
+0002 declared ``uq_encounter_open_channel`` with ``sqlite_where`` only, so on PostgreSQL it became
+``UNIQUE (channel_id)`` and a channel could never open a second encounter. Rebuilt here with both
+dialects' conditions (on SQLite the result is the same index as before).
+
+Revision ID: 0006
+Revises: 0005
+Create Date: 2026-12-01 10:30:00.000000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision: str = '0006'
+down_revision: str | None = '0005'
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+OPEN = sa.text("status != 'ended'")
+
+
+def upgrade() -> None:
+    op.drop_index('uq_encounter_open_channel', table_name='encounter')
+    op.create_index(
+        'uq_encounter_open_channel',
+        'encounter',
+        ['channel_id'],
+        unique=True,
+        sqlite_where=OPEN,
+        postgresql_where=OPEN,
+    )
+
+
+def downgrade() -> None:
+    op.drop_index('uq_encounter_open_channel', table_name='encounter')
+    op.create_index('uq_encounter_open_channel', 'encounter', ['channel_id'], unique=True, sqlite_where=OPEN)
