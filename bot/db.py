@@ -8,7 +8,11 @@ and by ``python -m bot migrate``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import fcntl
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -115,15 +119,32 @@ async def current_revision(engine: AsyncEngine) -> str | None:
 MIGRATION_LOCK = 0x66726179  # "fray"
 
 
+@contextlib.asynccontextmanager
+async def _sqlite_migrator(engine: AsyncEngine) -> AsyncIterator[None]:
+    """One migrator at a time on a SQLite file: an exclusive lock on ``<database>.migrating`` beside it
+    (released by the OS if the process dies)."""
+    database = engine.url.database or ""
+    if engine.dialect.name != "sqlite" or database in ("", ":memory:") or database.startswith("file:"):
+        yield
+        return
+    lock = await asyncio.to_thread(Path(f"{database}.migrating").open, "a")
+    with lock:
+        await asyncio.to_thread(fcntl.flock, lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
 async def migrate(engine: AsyncEngine, revision: str = "head") -> str | None:
     """Upgrade the schema to ``revision`` in one transaction; returns the revision now applied.
 
-    On PostgreSQL, processes starting at once (shards) take turns: the first migrates, the others wait for
-    its commit and then find nothing left to do."""
-    before = await current_revision(engine)
-    async with engine.begin() as conn:
+    Processes starting at once (shards) take turns: the first migrates, the others wait for it and then
+    find nothing left to do (PostgreSQL: an advisory lock in the transaction; SQLite: a file lock)."""
+    async with _sqlite_migrator(engine), engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             await conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
+        before = await conn.run_sync(_current)
         await conn.run_sync(_upgrade, revision)
     after = await current_revision(engine)
     if before != after:

@@ -17,14 +17,11 @@ FAKE_TOKEN = "MTAxNTQ2NjE3NzY5NTQ2NjY5MA.GxYzAb.fake-token-for-tests_abcdefghijk
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each pass skips the few tests that are about the other database by nature."""
-    if ON_POSTGRES:
-        other, reason = "sqlite_only", "about SQLite itself (its file, its PRAGMAs); runs in the SQLite pass"
-    else:
-        other, reason = "postgres_only", "about processes sharing PostgreSQL; runs in the PostgreSQL pass"
-    skip = pytest.mark.skip(reason=reason)
+    if not ON_POSTGRES:
+        return
+    skip = pytest.mark.skip(reason="about SQLite itself (its file, its PRAGMAs); runs in the SQLite pass")
     for item in items:
-        if item.get_closest_marker(other):
+        if item.get_closest_marker("sqlite_only"):
             item.add_marker(skip)
 
 

@@ -182,7 +182,6 @@ async def test_two_processes_ticking_at_once_send_every_due_reminder_once(proces
     assert rows == [1] * len(eids)
 
 
-@pytest.mark.postgres_only  # SQLite serves one process; shard processes starting at once share PostgreSQL
 async def test_processes_starting_at_once_migrate_once(bot_settings: Settings) -> None:
     engines = [
         create_engine(bot_settings.database_url, database_path=bot_settings.database_path) for _ in (0, 1, 2)

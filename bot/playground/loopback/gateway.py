@@ -1,5 +1,9 @@
 """Gateway (websocket) side of the fake: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME,
-and DISPATCH of events with increasing sequence numbers, zlib-stream compressed like Discord does it."""
+and DISPATCH of events with increasing sequence numbers, zlib-stream compressed like Discord does it.
+
+Sharding as Discord does it: IDENTIFY may carry ``shard: [shard_id, shard_count]``; that session then gets
+only the servers of its shard, ``(guild_id >> 22) % shard_count``, in READY, GUILD_CREATE and every event
+(no ``shard`` is shard ``[0, 1]``)."""
 
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ class GatewayConnection:
         self.seq = 0
         self.intents = 0
         self.identified = False
+        self.shard: tuple[int, int] = (0, 1)  # (shard_id, shard_count) from IDENTIFY
         self.sent: list[dict[str, Any]] = []  # decoded payloads sent on this connection
         self.received: list[dict[str, Any]] = []
 
@@ -131,18 +136,24 @@ class GatewayConnection:
             return
         if not isinstance(d.get("properties"), dict):
             fd.problem("gateway: IDENTIFY without properties")
+        shard = self._shard(d.get("shard"))
+        if shard is None:
+            await self.ws.close(code=4010, message=b"Invalid shard.")
+            return
         self.identified = True
         self.intents = d["intents"]
+        self.shard = shard
         fd.identify_payloads.append({k: v for k, v in d.items() if k != "token"})
         self.session_id = secrets.token_hex(16)
-        fd._sessions[self.session_id] = {"seq": 0, "intents": self.intents}
+        fd._sessions[self.session_id] = {"seq": 0, "intents": self.intents, "shard": shard}
         world = fd.world
+        guilds = [g for g in world.guilds.values() if self.owns(g.id)]
         await self.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": {**world.bot_user.to_dict(), "verified": True, "mfa_enabled": False, "email": None},
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in world.guilds.values()],
+                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": self.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": fd.gateway_url,
@@ -158,10 +169,32 @@ class GatewayConnection:
             },
         )
         with_members = bool(self.intents & GUILD_MEMBERS_INTENT)
-        for guild in list(world.guilds.values()):
+        for guild in guilds:
             await self.dispatch("GUILD_CREATE", guild.create_payload(with_members=with_members))
-        fd._connection = self
-        fd._ready.set()
+        fd._connected(self)
+
+    def _shard(self, raw: Any) -> tuple[int, int] | None:
+        """IDENTIFY's ``shard`` checked as Discord does: ``[shard_id, shard_count]``, one count for all."""
+        if raw is None:
+            return 0, 1
+        fd = self.fd
+        if not (
+            isinstance(raw, list)
+            and len(raw) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in raw)
+            and 0 <= raw[0] < raw[1]
+        ):
+            fd.problem(f"gateway: IDENTIFY with an invalid shard {raw!r} (expected [shard_id, shard_count])")
+            return None
+        counts = {c.shard[1] for c in fd._live_connections() if c is not self}
+        if counts and counts != {raw[1]}:
+            fd.problem(f"gateway: IDENTIFY with shard {raw!r} while other sessions use shard_count {counts}")
+            return None
+        return raw[0], raw[1]
+
+    def owns(self, guild_id: int) -> bool:
+        shard_id, shard_count = self.shard
+        return (guild_id >> 22) % shard_count == shard_id
 
     async def resume(self, d: dict[str, Any]) -> None:
         fd = self.fd
@@ -172,11 +205,11 @@ class GatewayConnection:
         self.session_id = d["session_id"]
         self.identified = True
         self.intents = session["intents"]
+        self.shard = session.get("shard", (0, 1))
         self.seq = session["seq"]
         fd.stats["resumes"] += 1
         await self.dispatch("RESUMED", {"_trace": ["fake-gw"]})
-        fd._connection = self
-        fd._ready.set()
+        fd._connected(self)
 
     async def request_members(self, d: dict[str, Any]) -> None:
         guild = self.fd.world.guilds.get(int(d.get("guild_id") or 0))
@@ -221,9 +254,7 @@ async def gateway_handler(fd: FakeDiscord, request: web.Request) -> web.StreamRe
     try:
         await conn.run()
     finally:
-        if fd._connection is conn:
-            fd._connection = None
-            fd._ready.clear()
+        fd._disconnected(conn)
         if not ws.closed:
             await ws.close()
     return ws

@@ -152,7 +152,7 @@ async def get_gateway_bot(fd, request, p):
     return json_response(
         {
             "url": fd.gateway_url,
-            "shards": 1,
+            "shards": fd.recommended_shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
         }
     )

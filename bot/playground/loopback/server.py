@@ -98,7 +98,9 @@ class FakeDiscord:
         self._command_ids: dict[tuple[Any, int, str], int] = {}
         self._sessions: dict[str, dict[str, Any]] = {}
         self._connections: list[GatewayConnection] = []
-        self._connection: GatewayConnection | None = None
+        self._connection: GatewayConnection | None = None  # the latest session to identify or resume
+        self._shards: dict[int, GatewayConnection] = {}  # shard id → its live session
+        self.recommended_shards = 1  # what GET /gateway/bot tells an auto-sharded bot
         self._ready = asyncio.Event()
         self._synced = asyncio.Event()
         self._sync_event = asyncio.Event()
@@ -222,8 +224,11 @@ class FakeDiscord:
             raise AssertionError("fake Discord recorded problems:\n  - " + "\n  - ".join(self.problems))
 
     # -- world --------------------------------------------------------------------------------------
-    def add_guild(self, name: str, *, owner: str = "owner") -> FakeGuild:
-        return self.world.add_guild(name, owner=owner)
+    def add_guild(
+        self, name: str, *, owner: str = "owner", shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A server; ``shard=(shard_id, shard_count)`` gives it an id on that shard."""
+        return self.world.add_guild(name, owner=owner, shard=shard)
 
     @property
     def guilds(self) -> dict[int, FakeGuild]:
@@ -240,19 +245,60 @@ class FakeDiscord:
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
 
+    # -- sessions and shards -------------------------------------------------------------------------
+    def _live_connections(self) -> list[GatewayConnection]:
+        return [c for c in self._shards.values() if c.identified and not c.closed]
+
+    def _connected(self, conn: GatewayConnection) -> None:
+        """A session identified or resumed: it now receives its shard's events."""
+        self._connection = conn
+        self._shards[conn.shard[0]] = conn
+        self._update_ready()
+
+    def _disconnected(self, conn: GatewayConnection) -> None:
+        if self._shards.get(conn.shard[0]) is conn:
+            del self._shards[conn.shard[0]]
+        if self._connection is conn:
+            self._connection = None
+        self._update_ready()
+
+    def _update_ready(self) -> None:
+        """Ready once every shard of the shard count has a live session (one, unsharded)."""
+        live = self._live_connections()
+        count = live[0].shard[1] if live else 0
+        if live and {c.shard[0] for c in live} == set(range(count)):
+            self._ready.set()
+        else:
+            self._ready.clear()
+
+    @property
+    def shard_sessions(self) -> dict[int, GatewayConnection]:
+        """The live session of each shard (``{0: …}`` for an unsharded bot)."""
+        return {c.shard[0]: c for c in self._live_connections()}
+
+    def connection_for(self, guild_id: int | None) -> GatewayConnection | None:
+        """The session that gets a server's events: its shard's, ``(guild_id >> 22) % shard_count``.
+        Events outside any server go to shard 0, as Discord sends DMs."""
+        for conn in self._live_connections():
+            if conn.owns(guild_id) if guild_id is not None else conn.shard[0] == 0:
+                return conn
+        return None
+
     def _on_world_change(self, event: str, data: dict[str, Any], guild: FakeGuild | None) -> None:
-        conn = self._connection
-        if conn is None or not conn.identified or conn.closed:
+        conn = self.connection_for(guild.id if guild is not None else None)
+        if conn is None:
             return
         if event == "GUILD_CREATE" and guild is not None:
             data = guild.create_payload(with_members=bool(conn.intents & GUILD_MEMBERS_INTENT))
         if event in ("GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE") and not conn.intents & GUILD_MEMBERS_INTENT:
             return
-        self._push(event, data)
+        self._push(event, data, guild.id if guild is not None else None)
 
-    def _push(self, event: str, data: dict[str, Any]) -> None:
-        conn = self._connection
-        if conn is None or not conn.identified:
+    def _push(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
+        if guild_id is None and data.get("guild_id"):
+            guild_id = int(data["guild_id"])
+        conn = self.connection_for(guild_id)
+        if conn is None:
             return
         task = asyncio.get_running_loop().create_task(conn.dispatch(event, data))
         self._pending.add(task)
@@ -264,7 +310,8 @@ class FakeDiscord:
             await asyncio.wait(set(self._pending), timeout=self.default_timeout)
 
     async def wait_until_ready(self, timeout: float | None = None) -> None:
-        """Wait until the bot IDENTIFIED and was sent READY + GUILD_CREATE for every guild."""
+        """Wait until the bot IDENTIFIED and was sent READY + GUILD_CREATE for every guild (sharded: until
+        every shard of the shard count has a session, whichever processes run them)."""
         timeout = self.default_timeout if timeout is None else timeout
         try:
             await asyncio.wait_for(self._ready.wait(), timeout)
@@ -282,8 +329,7 @@ class FakeDiscord:
         if conn is None:
             raise RuntimeError("the bot is not connected")
         before = len(self._connections)
-        self._ready.clear()
-        self._connection = None
+        self._disconnected(conn)
         await conn.send({"op": 7, "d": None} if resume else {"op": 9, "d": False})
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -415,13 +461,14 @@ class FakeDiscord:
 
     async def _dispatch(self, rec: InteractionRecord) -> None:
         await self.flush()
-        conn = self._connection
-        if conn is None or conn.closed or not conn.identified:
+        guild_id = rec.guild.id if rec.guild is not None else None
+        conn = self.connection_for(guild_id)
+        if conn is None:
             try:
                 await self.wait_until_ready()  # e.g. the bot is reconnecting
             except TimeoutError:
                 raise RuntimeError("the bot is not connected to the fake gateway (start it first)") from None
-            conn = self._connection
+            conn = self.connection_for(guild_id)
             assert conn is not None
         rec.payload = self._interaction_payload(rec)
         self.interactions.append(rec)

@@ -96,6 +96,15 @@ class Snowflakes:
         self._last = value
         return value
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next id whose server lands on ``shard_id``: Discord's ``(id >> 22) % shard_count``."""
+        value = self.next()
+        stamp = value >> 22
+        stamp += (shard_id - stamp) % shard_count
+        value = (stamp << 22) | (value & ((1 << 22) - 1))
+        self._last = value
+        return value
+
 
 @dataclass(eq=False)
 class FakeUser:
@@ -478,8 +487,12 @@ class World:
     def next_id(self) -> int:
         return self.snowflakes.next()
 
-    def add_guild(self, name: str, *, owner: str = "owner") -> FakeGuild:
-        guild = FakeGuild(self, self.next_id(), name)
+    def add_guild(
+        self, name: str, *, owner: str = "owner", shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A server; ``shard=(shard_id, shard_count)`` picks an id on that shard."""
+        guild_id = self.snowflakes.next_on_shard(*shard) if shard else self.next_id()
+        guild = FakeGuild(self, guild_id, name)
         guild._setup(owner)
         self.guilds[guild.id] = guild
         self.on_change("GUILD_CREATE", {}, guild)
