@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from bot.logs import setup_logging
 
-    setup_logging(settings.log_level, secrets=[settings.token])
+    setup_logging(settings.log_level, secrets=[settings.token, settings.database_password or ""])
     try:
         if command == "migrate":
             asyncio.run(_migrate(settings))

@@ -235,6 +235,11 @@ class Settings:
         return is_postgres(self.database_url)
 
     @property
+    def database_password(self) -> str | None:
+        """The PostgreSQL password, if the URL has one (kept out of every log line)."""
+        return make_url(self.database_url).password if self.database_path is None else None
+
+    @property
     def database(self) -> str:
         """The database for logs and messages: the file, or the URL without its password."""
         if self.database_path is not None:

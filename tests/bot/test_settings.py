@@ -153,6 +153,7 @@ def test_a_postgresql_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert settings.database_url == url and settings.postgres and settings.database_path is None
     assert settings.heartbeat_file == tmp_path / "var" / "heartbeat"
     assert "s3cret-pw" not in repr(settings) and "s3cret-pw" not in settings.database
+    assert settings.database_password == "s3cret-pw"  # handed to the log redactor
     for bad in ("postgresql://fray@db/fray", "postgres://fray@db/fray", "postgresql+asyncpg:///fray"):
         with pytest.raises(SettingsError, match="DATABASE_URL") as err:
             Settings.from_env(env(DATABASE_URL=bad))
