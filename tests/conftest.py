@@ -19,7 +19,9 @@ FAKE_TOKEN = "MTAxNTQ2NjE3NzY5NTQ2NjY5MA.GxYzAb.fake-token-for-tests_abcdefghijk
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not ON_POSTGRES:
         return
-    skip = pytest.mark.skip(reason="about SQLite itself (its PRAGMAs, its query plans); runs in the SQLite pass")
+    skip = pytest.mark.skip(
+        reason="about SQLite itself (its PRAGMAs, its query plans); runs in the SQLite pass"
+    )
     for item in items:
         if item.get_closest_marker("sqlite_only"):
             item.add_marker(skip)
