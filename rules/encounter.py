@@ -249,7 +249,10 @@ class Action:
     cost: int | None = None  # /move: Nyra delay cost (GM-set)
     leave: bool = False  # /move, D6: leave melee without disengaging (every engaged enemy gets a free attack)
     light: str | None = None  # /stealth: dim | normal | daylight
-    lock: bool = False  # D6: declare and lock in at once (a one-action turn)
+    lock: bool = False  # D6: declare, lock in and end the turn at once (a one-action turn)
+    flank: bool = False  # /attack, D6: the flank/backstab flag (+2 critical stage, overwhelms a parry)
+    note: str | None = None  # D6: a free action's name (a shout), or what a planned check is for
+    difficulty: str | None = None  # D6: a planned check's number to beat
 
 
 @runtime_checkable

@@ -11,7 +11,9 @@ name) and builds the views. The readings this adapter had to choose, because the
   ``gm_next``. A PC in Last Gasp holds its turn: it owes the Death Save.
 - ``end_turn``/``gm_next``: the core ``end_turn`` (an unlocked plan is dropped, out, dead and stabilised
   combatants are passed over, a new round applies rerolled or GM-set initiatives); a combatant added after
-  ``begin`` rolls its initiative when the round ends and joins the next one (``gm.advance``).
+  ``begin`` rolls its initiative when the round ends and joins the next one (``gm.advance``). A Last Gasp
+  turn whose Death Save is still owed cannot end, unless a GM ends it (``end_turn(by_gm=True)``, or
+  ``gm_next``): the save is skipped and the turn still counts (RULES.md §4).
 - ``check``: attribute, or skill on its attribute, as a pool with the Wild Die; ``difficulty`` is an optional
   target number that the total must **beat** (a tie fails, as a tie goes to the defender in an attack).
   The outcome's state is the sheet, unchanged.
@@ -377,7 +379,10 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             return TurnStatus(key=f"{key}.idle", actors=(), label=label)
         return TurnStatus(key=key, actors=(holder,), label=label)
 
-    def end_turn(self, state: D6State, cid: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
+    def end_turn(
+        self, state: D6State, cid: str, dice: DiceSource, house: HouseRules, *, by_gm: bool = False
+    ) -> Outcome[D6State]:
+        """``by_gm``: a GM ends the turn (acting ``as``), which may skip an owed Death Save."""
         who = state.get(cid)
         if state.round == 0:
             raise NotAllowed("The fight has not begun: the GM rolls initiative first (`/encounter begin`).")
@@ -386,12 +391,12 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             if not actors:
                 raise NotAllowed("No turn is running now; the GM moves on with `/gm next`.")
             raise NotAllowed(f"It is {state.get(actors[0]).name}'s turn, not {who.name}'s.")
-        return gm.advance(state, cid, dice, house)
+        return gm.advance(state, cid, dice, house, skip_death_save=by_gm)
 
     def gm_next(self, state: D6State, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
         if state.round == 0 or state.current is None:
             raise NotAllowed("No turn to move on from: begin the fight first (`/encounter begin`).")
-        return gm.advance(state, state.current, dice, house)
+        return gm.advance(state, state.current, dice, house, skip_death_save=True)
 
     # -- GM tools ------------------------------------------------------------------------------------
     def damage_locations(self, state: D6State, cid: str) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ class HouseRules:
     takedown_dice: TakedownDice = "d6"
     npc_last_gasp: bool = False
     critical_effect: CriticalEffect = "double_natural_dice"
+    lock_ends_turn: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return BOOK.to_dict(self)
@@ -72,6 +73,13 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         "A critical hit: `double_natural_dice` rolls twice the weapon's natural dice, `double_damage` doubles "
         "the damage dealt, `none` only flags it for the GM.",
         ("double_natural_dice", "double_damage", "none"),
+    ),
+    RuleSpec(
+        "lock_ends_turn",
+        "bool",
+        True,
+        "Lock-in ends the turn when nothing waits for the player; off keeps it open until `/turn end`.",
+        (),
     ),
 )
 
