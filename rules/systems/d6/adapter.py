@@ -105,6 +105,7 @@ def _action_text(state: D6State, a: PlannedAction) -> str:
     if k == "attack":
         text = f"attack {name(a.target)}" + (f" with {a.weapon}" if a.weapon else "")
         text += " (called shot)" if a.called else ""
+        text += " (flank)" if a.backstab else ""
     elif k == "defend":
         text = f"total {a.stance}" if a.total else a.stance
     elif k == "grapple":
@@ -114,7 +115,9 @@ def _action_text(state: D6State, a: PlannedAction) -> str:
     elif k == "move":
         text = f"move {a.distance}" + (", leaving melee" if a.leave_melee else "")
     elif k == "check":
-        text = f"check {a.stat}"
+        text = f"check {a.stat}" + (f" ({a.note})" if a.note else "")
+    elif k == "stealth" and a.of_move:
+        text = "the move's stealth check"
     elif k == "death_save":
         text = f"Death Save ({a.stat})"
     elif k == "free":

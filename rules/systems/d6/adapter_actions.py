@@ -96,7 +96,7 @@ from rules.systems.d6.last_gasp import DEATH_SAVE_STATS
 from rules.systems.d6.sheet import ATTRIBUTES
 from rules.systems.d6.state import Combatant, D6State, PlannedAction
 from rules.systems.d6.stealth import LIGHT_MOD
-from rules.systems.d6.turn import declare, ends_at_lock, hidden_when_moving, lock_in, multi_action_penalty
+from rules.systems.d6.turn import declare, ends_at_lock, lock_in, multi_action_penalty
 
 DECLARED: tuple[str, ...] = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
 # Beyond the shared action commands: a check and a named free action plan into the turn too (RULES.md §4).

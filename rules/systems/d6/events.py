@@ -326,6 +326,22 @@ class DeathSaveOwed(Event):
 
 
 @dataclass(frozen=True)
+class CarriedIn(Event):
+    """A PC entered this encounter as instance ``instance`` left it (RULES.md §4): HP, and its Last Gasp
+    turn count and stored healing when it is still down (None when up)."""
+
+    who: str
+    hp: int
+    hp_max: int
+    last_gasp_round: int | None
+    stored_healing: int | None
+    stabilised: bool
+    dead: bool
+    instance: int
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
 class HealRolled(Event):
     healer: str
     target: str

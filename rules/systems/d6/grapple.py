@@ -27,7 +27,6 @@ is still checked against the real counter when it resolves.
 from __future__ import annotations
 
 import dataclasses
-
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -270,7 +269,9 @@ def _d66_pairs(count: int, dice: DiceSource, house: HouseRules, label: str) -> t
             drawn.append(units)
             rolled += tens.value * 10 + units.value
             continue
-        wild = roll_pool(DieCode(1), dice, explode=house.explode, wild_one=house.wild_one, label=f"{label} units")
+        wild = roll_pool(
+            DieCode(1), dice, explode=house.explode, wild_one=house.wild_one, label=f"{label} units"
+        )
         drawn += wild.dice
         rolled += tens.value * 10 + wild.total
     return rolled, drawn

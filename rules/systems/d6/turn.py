@@ -33,9 +33,9 @@ from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Event, Note, Outcome
 from rules.systems.d6 import attack as attack_mod
 from rules.systems.d6 import grapple as grapple_mod
+from rules.systems.d6 import last_gasp
 from rules.systems.d6.checks import check
 from rules.systems.d6.defense import defend
-from rules.systems.d6 import last_gasp
 from rules.systems.d6.events import (
     ActionDeclared,
     DeathSaveOwed,
@@ -203,7 +203,9 @@ def lock_in(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Ou
     dual = len(weapons) > 1
     for i, action in enumerate(plan.actions):
         if action.of_move and not state.get(who).hidden_from:
-            events.append(Note(f"{state.get(who).name} is not hidden when moving: no stealth check is needed."))
+            events.append(
+                Note(f"{state.get(who).name} is not hidden when moving: no stealth check is needed.")
+            )
             continue
         try:
             out = resolve(state, who, action, dice, house, penalty_dice=pen.dice, dual_wield=dual)
