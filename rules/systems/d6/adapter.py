@@ -41,7 +41,7 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.d6 import api, gm, tables
+from rules.systems.d6 import api, gm, instance, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
@@ -448,6 +448,41 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
 
     def new_instance(self, state: D6State, house: HouseRules) -> Outcome[D6State]:
         return api.new_instance(state)
+
+    # -- instances: what the party carries from one encounter to the next (``instance.py``) -----------
+    def instance_record(
+        self, stored: Mapping[str, Any] | None, state: D6State, keys: Mapping[str, str]
+    ) -> dict[str, Any]:
+        """The channel's instance after ``state`` (``keys``: combatant id → character key), stored form."""
+        return instance.record(self._instance(stored), state, keys).to_dict()
+
+    def instance_resume(self, state: D6State, stored: Mapping[str, Any] | None) -> D6State:
+        """A new encounter's state continuing the channel's instance (its heal pool and number)."""
+        return instance.resume(state, self._instance(stored))
+
+    def instance_enter(
+        self, state: D6State, cid: str, stored: Mapping[str, Any] | None, key: str
+    ) -> Outcome[D6State]:
+        """A PC that just joined takes up HP and Last Gasp state where the instance left that character."""
+        return instance.enter(state, cid, self._instance(stored).carried(key))
+
+    def instance_next(self, stored: Mapping[str, Any] | None) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """`/gm instance` between encounters: the next instance (stored form) and what to say about it."""
+        after = instance.next_instance(self._instance(stored))
+        return after.to_dict(), self.instance_lines(after.to_dict())
+
+    def instance_lines(self, stored: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """The instance for `/encounter status` between fights: number, heal pool, the party's carried state."""
+        inst = self._instance(stored)
+        pool = inst.heal_pool
+        head = (
+            f"instance {inst.number}: heal pool {pool.remaining} of {pool.capacity} left ({pool.uses} used)"
+        )
+        return (head, *(c.describe() for _, c in inst.party))
+
+    @staticmethod
+    def _instance(stored: Mapping[str, Any] | None) -> instance.Instance:
+        return instance.Instance.from_dict(stored) if stored else instance.Instance()
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: D6State) -> TrackerView:

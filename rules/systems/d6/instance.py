@@ -31,18 +31,36 @@ class Carried:
     hp: int
     last_gasp: LastGasp | None = None
     dead: bool = False
+    name: str = ""  # as last seen, for showing the instance between fights
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "hp": self.hp,
             "last_gasp": self.last_gasp.to_dict() if self.last_gasp else None,
             "dead": self.dead,
+            "name": self.name,
         }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Carried:
         lg = raw.get("last_gasp")
-        return cls(int(raw["hp"]), LastGasp.from_dict(lg) if lg else None, bool(raw.get("dead", False)))
+        return cls(
+            int(raw["hp"]),
+            LastGasp.from_dict(lg) if lg else None,
+            bool(raw.get("dead", False)),
+            str(raw.get("name", "")),
+        )
+
+    def describe(self) -> str:
+        if self.dead:
+            return f"{self.name}: dead"
+        lg = self.last_gasp
+        if lg is None:
+            return f"{self.name}: {self.hp} HP"
+        down = (
+            "stabilised" if lg.stabilised else f"Last Gasp, {lg.rounds} turn{'s' if lg.rounds != 1 else ''}"
+        )
+        return f"{self.name}: {self.hp} HP, {down}, stored healing {lg.stored_healing}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +100,7 @@ def record(instance: Instance, state: D6State, keys: Mapping[str, str]) -> Insta
         if key is None or not c.is_pc:
             continue
         lg = dataclasses.replace(c.last_gasp, save_owed=False) if c.last_gasp is not None else None
-        party[key] = Carried(c.hp, lg, c.status == "dead")
+        party[key] = Carried(c.hp, lg, c.status == "dead", c.name)
     return Instance(state.instance, state.heal_pool, tuple(sorted(party.items())))
 
 

@@ -41,7 +41,7 @@ def test_seed_markarth_across_two_rooms_of_one_instance():
     state = act(state, "heal", "Eva", [4, 4, 4, 3], target="Orn", lock=True).state
     assert state.get("Orn").hp == 7 and state.heal_pool.uses == 1
     left = record(Instance(), state, KEYS)
-    assert left.carried("char-3") == Carried(7) and left.heal_pool.uses == 1
+    assert left.carried("char-3") == Carried(7, name="Orn") and left.heal_pool.uses == 1
     # Room 2, same instance: Orn enters at 7, one heal is left, thinking there is another to use.
     state = room(left, *party(), npc("Thrall"), init=[5, 1, 2, 3])
     assert state.get("Orn").hp == 7
@@ -53,7 +53,7 @@ def test_seed_markarth_across_two_rooms_of_one_instance():
     with pytest.raises(NotAllowed, match="no heals left this instance"):
         act(state, "heal", "Eva", target="Markarth")
     carried = record(left, state, KEYS).carried("char-2")
-    assert carried == Carried(-3, LastGasp())
+    assert carried == Carried(-3, LastGasp(), name="Markarth")
 
 
 def test_last_gasp_state_and_stored_healing_carry_over_but_not_an_owed_save():
@@ -62,7 +62,7 @@ def test_last_gasp_state_and_stored_healing_carry_over_but_not_an_owed_save():
     state = call(SYSTEM.end_turn, state, "Thug").state  # Orn's first Last Gasp turn: save owed
     state = state.update("Orn", last_gasp=LastGasp(1, 4, False, True))
     left = record(Instance(), state, {"Orn": "orn"})
-    assert left.carried("orn") == Carried(-2, LastGasp(rounds=1, stored_healing=4))
+    assert left.carried("orn") == Carried(-2, LastGasp(rounds=1, stored_healing=4), name="Orn")
     again = room(left, pc("Orn", hp_max=10), npc("Thug"), init=[2, 5], keys={"Orn": "orn"})
     orn = again.get("Orn")
     assert (orn.hp, orn.prone, orn.last_gasp) == (-2, True, LastGasp(1, 4))
@@ -96,3 +96,26 @@ def test_an_instance_round_trips_through_its_stored_form():
     )
     assert Instance.from_dict(instance.to_dict()) == instance
     assert Instance.from_dict({}) == Instance()
+
+
+def test_the_adapter_keeps_the_instance_in_its_stored_form_and_shows_it():
+    state = room(Instance(), *party(), npc("Thrall"), init=[5, 1, 2, 3])
+    state = call(SYSTEM.gm_damage, state, "Markarth", 15, None).state
+    stored = SYSTEM.instance_record(None, state, KEYS)
+    assert SYSTEM.instance_lines(stored) == (
+        "instance 1: heal pool 1 of 1 left (0 used)",
+        "Eva: 20 HP",
+        "Markarth: -3 HP, Last Gasp, 0 turns, stored healing 0",
+        "Orn: 10 HP",
+    )
+    after, said = SYSTEM.instance_next(stored)
+    assert said[0].startswith("instance 2: heal pool") and Instance.from_dict(after).party == (
+        Instance.from_dict(stored).party
+    )
+    fresh = SYSTEM.instance_resume(SYSTEM.new_state(), after)
+    assert (fresh.instance, fresh.heal_pool.uses) == (2, 0)
+    joined = SYSTEM.add_combatant(
+        fresh, "M", party()[1][1], side="party", distance=0, is_pc=True, house=None
+    ).state
+    entered = SYSTEM.instance_enter(joined, "M", after, "char-2").state
+    assert entered.get("M").hp == -3 and entered.get("M").in_last_gasp
