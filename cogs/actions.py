@@ -64,7 +64,7 @@ MAX_STOREYS = 100
 MAX_DISTANCE = 10_000
 MAX_COST = 1_000
 INTO_FIXED = ("wall", "object")
-DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
+DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth", "check", "free")
 # Commands after which the turn may have passed without this module's reply (the Last Gasp follow-up).
 
 
@@ -155,6 +155,9 @@ async def run_action(
     light: str | None = None,
     leave: bool = False,
     lock: bool = False,
+    flank: bool = False,
+    note: str | None = None,
+    difficulty: str | None = None,
     button: tuple[int, str] | None = None,
 ) -> None:
     """One action through the change path, then the reply (see the module docstring)."""
@@ -193,6 +196,9 @@ async def run_action(
                 light=light,
                 leave=leave,
                 lock=lock,
+                flank=flank,
+                note=note,
+                difficulty=difficulty,
             )
             if button is not None:
                 actor = _button_actor(edit, button, user_id, gm)
@@ -205,7 +211,19 @@ async def run_action(
             edit.apply(outcome)
             acting_for_other = actor.owner_id != user_id
             detail = ", ".join(
-                str(v) for v in (weapon, damage_type, aim and f"aim {aim}", stance, grapple, stat, light) if v
+                str(v)
+                for v in (
+                    weapon,
+                    damage_type,
+                    aim and f"aim {aim}",
+                    flank and "flank",
+                    stance,
+                    grapple,
+                    stat,
+                    light,
+                    note,
+                )
+                if v
             )
             edit.summary = text.summary(kind, actor.name, target_name, detail) + (
                 " (GM)" if acting_for_other else ""
@@ -370,6 +388,7 @@ class Actions(commands.Cog):
         bonus="A flat bonus, -100 to 100",
         as_=AS_HELP,
         lock=LOCK_HELP,
+        flank="D6: flanking / a backstab (+2 critical stage, overwhelms a parry); the GM may undo it",
     )
     @app_commands.autocomplete(
         target=ac.ac_combatant_any,
@@ -390,6 +409,7 @@ class Actions(commands.Cog):
         bonus: int = 0,
         as_: str | None = None,
         lock: bool = False,
+        flank: bool = False,
     ) -> None:
         await run_action(
             interaction,
@@ -402,6 +422,7 @@ class Actions(commands.Cog):
             grip=grip,
             bonus=bonus,
             lock=lock,
+            flank=flank,
         )
 
     @app_commands.command(name="defend", description="Take a defensive stance")
@@ -482,9 +503,11 @@ class Actions(commands.Cog):
         distance="How far, 0-10000",
         cost="Nyra: the delay it costs; Kaernest: its speed",
         leave="D6: leave melee without disengaging; every engaged enemy gets a free attack",
+        light="D6, moving while hidden: the light for the new stealth check (default normal)",
         as_=AS_HELP,
         lock=LOCK_HELP,
     )
+    @app_commands.choices(light=LIGHTS)
     @app_commands.autocomplete(as_=ac.ac_combatant_any)
     async def move(
         self,
@@ -492,10 +515,23 @@ class Actions(commands.Cog):
         distance: int | None = None,
         cost: int | None = None,
         leave: bool = False,
+        light: str | None = None,
         as_: str | None = None,
         lock: bool = False,
     ) -> None:
-        await run_action(interaction, "move", as_, distance=distance, cost=cost, leave=leave, lock=lock)
+        await run_action(
+            interaction, "move", as_, distance=distance, cost=cost, leave=leave, light=light, lock=lock
+        )
+
+    @app_commands.command(name="free", description="D6: declare a named free action (a shout) into the turn")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(note="What the free action is, e.g. shout a warning", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def free(
+        self, interaction: discord.Interaction[Fray], note: str, as_: str | None = None, lock: bool = False
+    ) -> None:
+        await run_action(interaction, "free", as_, note=note, lock=lock)
 
     @app_commands.command(name="disengage", description="D6: leave melee with an enemy (Agility vs Agility)")
     @app_commands.guild_only()
