@@ -34,9 +34,18 @@ from typing import Any, Protocol
 from sqlalchemy import delete, func, insert, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import reminders
+from bot import instances, reminders
 from bot.errors import BotError, NoSystem
-from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
+from bot.models import (
+    ChannelConfig,
+    Character,
+    Combatant,
+    Encounter,
+    EventLog,
+    Grapple,
+    PartyInstance,
+    UTCDateTime,
+)
 from bot.store import ChannelView, Store, Where, view_of
 from cogs import _render_encounters as text
 from rules.dice import DiceSource, QueuedDice
@@ -402,6 +411,7 @@ class EncounterEdit:
     _updates: dict[str, Any] = field(default_factory=dict)
     _restore: dict[str, Any] | None = None
     _undone_ids: list[int] = field(default_factory=list)
+    instance: PartyInstance | None = None  # the channel's instance as loaded (``bot.instances``)
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -482,6 +492,11 @@ class EncounterEdit:
                 **kwargs,
             )
         )
+        keep = instances.keeper(self.system)
+        if keep is not None and is_pc and character_id is not None:
+            # A player character enters as the channel's instance left it (HP, Last Gasp, stored healing).
+            stored = instances.stored(self.instance)
+            self.apply(keep.instance_enter(self.state, str(row.id), stored, str(character_id)))
         return row
 
     async def remove_combatant(self, row: Combatant) -> None:
@@ -610,6 +625,23 @@ class EncounterEdit:
         restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
         self.combatants = sorted(restored, key=lambda c: c.entry)
 
+    async def _record_instance(self) -> None:
+        """The channel's instance follows the state just saved (an undo too), in the same transaction."""
+        keep = instances.keeper(self.system)
+        if keep is None:
+            return
+        keys = {str(c.id): str(c.character_id) for c in self.combatants if c.is_pc and c.character_id}
+        after = keep.instance_record(instances.stored(self.instance), self.state, keys)
+        await instances.save(
+            self.session,
+            self.instance,
+            channel_id=instances.instance_channel(self.where, self.view),
+            guild_id=self.where.guild_id,
+            system=self.system.name,
+            state=after,
+            clock=self.bot.clock,
+        )
+
     async def _save(self) -> None:
         queue_before = list(self.config.dice_queue or []) if self.config is not None else []
         if self._restore is not None:
@@ -632,6 +664,7 @@ class EncounterEdit:
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
             undo_data = self.before
+        await self._record_instance()
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
             config = self.config
@@ -709,9 +742,18 @@ async def edit_encounter(
             dice=QueuedDice(queue, bot.dice_source()),
             loaded_version=encounter.version,
             before=snapshot(encounter, combatants, grapples),
+            instance=await _instance(session, where, view, system),
         )
         yield edit
         await edit._save()
+
+
+async def _instance(
+    session: AsyncSession, where: Where, view: ChannelView, system: System
+) -> PartyInstance | None:
+    if instances.keeper(system) is None:
+        return None
+    return await instances.load(session, instances.instance_channel(where, view), system.name)
 
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
@@ -727,6 +769,11 @@ async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: 
             raise EncounterOpen(text.encounter_open(existing.name))
         system = get_system(view.system)
         state = system.new_state()
+        keep = instances.keeper(system)
+        if keep is not None:  # a new fight in the same instance: its heal pool as it was left
+            state = keep.instance_resume(
+                state, instances.stored(await _instance(session, where, view, system))
+            )
         turn = system.turn(state)
         now = bot.clock()
         encounter = Encounter(

@@ -245,10 +245,35 @@ def numbers_need_gm() -> str:
     return "Only a GM can show NPC numbers; `/encounter status` without `numbers` shows the tracker."
 
 
-def undone(summaries: Sequence[str]) -> str:
+def undone(
+    summaries: Sequence[str],
+    tracker: TrackerView | None = None,
+    turn: TurnStatus | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """What was undone, then where that leaves the encounter: whose turn, and the tracker's notes (a D6
+    plan put back by undoing its lock-in says so: "plan: attack T")."""
     lines = [f"↩️ Undid {len(summaries)} change(s), newest first:"]
     lines += [f"• {clean(s, 200)}" for s in summaries]
+    if turn is not None and turn.actors:
+        who = (names or {}).get(turn.actors[0], turn.actors[0])
+        lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
+    for note in tracker.notes if tracker is not None else ():
+        shown = (
+            note.replace("plan:", "plan restored (not locked in):", 1) if note.startswith("plan:") else note
+        )
+        lines.append(f"• {clean(shown, 300)}")
     return fit("\n".join(lines))
+
+
+def new_instance(lines: Sequence[str]) -> str:
+    body = "\n".join(f"• {clean(line, 200)}" for line in lines)
+    return fit(f"🔄 A new instance begins (the heal pool is refilled; HP stay as they are):\n{body}")
+
+
+def instance_status(lines: Sequence[str]) -> str:
+    body = "\n".join(f"• {clean(line, 200)}" for line in lines)
+    return fit(f"No encounter here now. The channel's instance:\n{body}")
 
 
 def clock_label(tracker: TrackerView) -> str:

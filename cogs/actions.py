@@ -38,6 +38,7 @@ from bot.encounters import (
     NoEncounter,
     check_range,
     edit_encounter,
+    load_encounter,
 )
 from bot.errors import BotError, NoSystem
 from bot.models import Combatant
@@ -329,6 +330,7 @@ async def run_check(
     difficulty: str | None,
     bonus: int,
     character: str | None,
+    note: str | None = None,
 ) -> None:
     check_range("bonus", bonus, -MAX_BONUS, MAX_BONUS)
     bot = interaction.client
@@ -340,6 +342,13 @@ async def run_check(
     if not record.system and not view.system:
         raise NoSystem(text.check_no_system())
     system = get_system(record.system or view.system)
+    on_turn = await _on_turn_here(interaction, record.id, system.name)
+    if on_turn is not None:  # a check on the character's own turn is one more action of its plan
+        as_name = on_turn if record.owner_id != interaction.user.id else None
+        await run_action(
+            interaction, "check", as_name, stat=stat, difficulty=difficulty, bonus=bonus, note=note
+        )
+        return
     sheet = system.sheet_from_dict(record.sheet)
     async with bot.store.edit_channel(here) as edit:
         house = system.house_from_dict(edit.view.rules_for(system.name))
@@ -356,6 +365,19 @@ async def run_check(
             await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
         else:
             await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+
+
+async def _on_turn_here(interaction: discord.Interaction[Any], character_id: int, system: str) -> str | None:
+    """The name of the character's combatant when it holds the running turn here, in a system whose turns
+    are planned (a check then joins the plan); else None."""
+    if not is_declaration(system, "check", False):
+        return None
+    read = await load_encounter(interaction.client, where(interaction))
+    if read is None or read.encounter.status != "running" or read.encounter.system != system:
+        return None
+    actors = read.turn().actors
+    mine = [c for c in read.combatants if c.is_pc and c.character_id == character_id and str(c.id) in actors]
+    return mine[0].name if mine else None
 
 
 # --- the cog --------------------------------------------------------------------------------------------
@@ -580,6 +602,7 @@ class Actions(commands.Cog):
         difficulty="Nyra: easy…critical; D6: a number to beat; Kaernest: a modifier",
         bonus="A flat bonus, -100 to 100",
         character="Your character (a GM: anyone's; default: your only one in this system)",
+        note="D6, on your turn: what the check is for (it joins the turn's plan), e.g. charm the wolf",
     )
     @app_commands.autocomplete(stat=ac.ac_stat, character=ac.ac_check_character)
     async def check(
@@ -589,8 +612,9 @@ class Actions(commands.Cog):
         difficulty: str | None = None,
         bonus: int = 0,
         character: str | None = None,
+        note: str | None = None,
     ) -> None:
-        await run_check(interaction, stat, difficulty, bonus, character)
+        await run_check(interaction, stat, difficulty, bonus, character, note)
 
 
 async def setup(bot: Fray) -> None:

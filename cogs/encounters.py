@@ -13,12 +13,14 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import instances
 from bot.encounters import (
     BadName,
     EncounterEdit,
@@ -40,7 +42,8 @@ from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
-from rules.errors import NotFound
+from rules.encounter import TrackerView, TurnStatus
+from rules.errors import NotFound, RulesError
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -195,8 +198,43 @@ async def end_turn(
         if button is None:
             raise
         raise BotError(text.stale_button()) from None
+    except RulesError as err:
+        # A turn that still owes something (a D6 Death Save) is refused with the way to pay it.
+        prompt = await _owed_prompt(bot, here)
+        if prompt is None:
+            raise
+        await interaction.response.send_message(
+            text.clean(err.reason, 1800), view=prompt, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return
     assert edit.result is not None
     await reply_change(interaction, f"⏭️ **{text.clean(name)}** ended the turn.", edit.result)
+
+
+@dataclass(frozen=True)
+class _Running:
+    """The running turn as an announcement's buttons read it (``cogs._turn_buttons``)."""
+
+    encounter_id: int
+    system: str
+    status: str
+    tracker: TrackerView
+    turn: TurnStatus
+
+
+async def _owed_prompt(bot: Any, here: Any) -> discord.ui.View | None:
+    """The running turn's extra buttons (the Death Save), for a refusal that one of them answers."""
+    read = await load_encounter(bot, here)
+    if read is None or read.encounter.status != "running":
+        return None
+    running = _Running(read.encounter.id or 0, read.encounter.system, "running", read.tracker(), read.turn())
+    items = extra_buttons(running, (read.encounter.turn_key or "")[:64])
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
 
 
 # --- buttons --------------------------------------------------------------------------------------------
@@ -491,7 +529,12 @@ class Encounters(
             raise BotError(text.numbers_need_gm())
         read = await load_encounter(self.bot, where(interaction))
         if read is None:
-            raise NoEncounter(text.no_encounter())
+            try:  # between fights: the channel's instance, where its system keeps one
+                lines = await instances.describe_here(self.bot, where(interaction))
+            except instances.NoInstances:
+                raise NoEncounter(text.no_encounter()) from None
+            await interaction.response.send_message(text.instance_status(lines), allowed_mentions=NO_MENTIONS)
+            return
         embed = text.tracker_embed(
             read.encounter.name, read.tracker(), read.turn(), read.encounter.status, npc_numbers=numbers
         )

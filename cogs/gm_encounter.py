@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot import encounters
+from bot import encounters, instances
 from bot.encounters import check_range, edit_encounter
 from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location
@@ -140,16 +140,24 @@ class EncounterGMCommands:
     async def enc_undo(self, interaction: discord.Interaction[Fray], steps: int = 1) -> None:
         result = await encounters.undo(interaction.client, where(interaction), interaction.user.id, steps)
         await interaction.response.send_message(
-            text.undone(result.extra.get("undone", [])), allowed_mentions=discord.AllowedMentions.none()
+            text.undone(result.extra.get("undone", []), result.tracker, result.turn, result.names),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await announce_turn(interaction, result)
 
     @app_commands.command(name="instance", description="D6: a new instance; the heal pool is refilled")
     async def enc_instance(self, interaction: discord.Interaction[Fray]) -> None:
-        async with edit_encounter(
-            interaction.client, where(interaction), interaction.user.id, "gm instance"
-        ) as edit:
-            edit.apply(edit.system.new_instance(edit.state, edit.house))
-            edit.summary = "GM started a new instance"
+        try:
+            async with edit_encounter(
+                interaction.client, where(interaction), interaction.user.id, "gm instance"
+            ) as edit:
+                edit.apply(edit.system.new_instance(edit.state, edit.house))
+                edit.summary = "GM started a new instance"
+        except encounters.NoEncounter:  # between fights: the channel's instance itself
+            lines = await instances.next_instance(interaction.client, where(interaction))
+            await interaction.response.send_message(
+                text.new_instance(lines), allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
         assert edit.result is not None
         await reply_change(interaction, "🔄 A new instance begins.", edit.result)
