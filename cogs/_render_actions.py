@@ -397,6 +397,7 @@ def d6_attack(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     line = (
         f"⚔️ {who(n, e.get('attacker'))} attacks {who(n, e.get('target'))} with {clean(str(e.get('weapon', '')), 30)}"
         + (" (called shot)" if e.get("called") else "")
+        + (" (flank/backstab)" if e.get("flank") else "")
         + f": {code_text(e.get('code'))}"
         + (f" ({mods})" if mods else "")
         + f" = {e.get('total')} vs save {e.get('save')} ({clean(str(e.get('save_source', '')), 30)}"
@@ -405,7 +406,21 @@ def d6_attack(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     )
     if e.get("critical"):
         line += f"; **critical** (stage {e.get('crit_stage')})"
+    if e.get("hit"):
+        line += "; " + crit_terms(e)
     return with_dice(line, e)
+
+
+def crit_terms(e: Mapping[str, Any]) -> str:
+    """The critical's threshold and how it was reached: ``crit at ≥ 10 (save 10 × 100 %, stage +2: …)``."""
+    parts = mods_text(e.get("crit_parts"))
+    percent = float(e.get("crit_percent") or 0)
+    shown = f"{percent:g}"
+    column = e.get("crit_column", 200)
+    return (
+        f"crit at ≥ {e.get('crit_threshold')} (save {e.get('save')} × {shown} %, {column} % column, "
+        f"stage {signed(e.get('crit_stage'))}{': ' + parts if parts else ''})"
+    )
 
 
 def d6_defense(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
@@ -620,7 +635,44 @@ def d6_turn_started(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     return f"▶️ Round {e.get('round')}: {who(n, e.get('who'))}'s turn"
 
 
+def d6_save_owed(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    malus = f" at −{e.get('malus')}D (bleeding out)" if e.get("malus") else ""
+    return (
+        f"💀 {who(n, e.get('who'))} is in Last Gasp: turn {e.get('turn')} owes its Death Save{malus} "
+        "(`/deathsave`)"
+    )
+
+
+def d6_save_skipped(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    return (
+        f"⏭️ The {clean(str(e.get('by', 'GM')), 20)} skips {who(n, e.get('who'))}'s Death Save; Last Gasp turn "
+        f"{e.get('turn')} still counts"
+    )
+
+
+def d6_free_action(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    return f"💬 {who(n, e.get('who'))}: {clean(str(e.get('what', '')), 80)} (free action)"
+
+
+def d6_carried_in(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    if e.get("dead"):
+        state = "dead"
+    elif e.get("last_gasp_round") is not None:
+        down = "stabilised" if e.get("stabilised") else f"Last Gasp turn {e.get('last_gasp_round')}"
+        state = f"{down}, stored healing {e.get('stored_healing')}"
+    else:
+        state = "up"
+    return (
+        f"🧭 {who(n, e.get('who'))} enters as instance {e.get('instance')} left them: HP {e.get('hp')}/"
+        f"{e.get('hp_max')}, {state}"
+    )
+
+
 D6: dict[str, Line] = {
+    "DeathSaveOwed": d6_save_owed,
+    "DeathSaveSkipped": d6_save_skipped,
+    "FreeActionTaken": d6_free_action,
+    "CarriedIn": d6_carried_in,
     "Rolled": d6_rolled,
     "ActionDeclared": d6_declared,
     "TurnLocked": d6_locked,
