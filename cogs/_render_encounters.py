@@ -273,7 +273,7 @@ def new_instance(lines: Sequence[str]) -> str:
 
 def instance_status(lines: Sequence[str]) -> str:
     body = "\n".join(f"• {clean(line, 200)}" for line in lines)
-    return fit(f"No encounter here now. The channel's instance:\n{body}")
+    return fit(f"{no_encounter()} The channel's instance, for the next one:\n{body}")
 
 
 def clock_label(tracker: TrackerView) -> str:

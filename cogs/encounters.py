@@ -540,7 +540,9 @@ class Encounters(
                 lines = await instances.describe_here(self.bot, where(interaction))
             except instances.NoInstances:
                 raise NoEncounter(text.no_encounter()) from None
-            await interaction.response.send_message(text.instance_status(lines), allowed_mentions=NO_MENTIONS)
+            await interaction.response.send_message(
+                text.instance_status(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
             return
         embed = text.tracker_embed(
             read.encounter.name, read.tracker(), read.turn(), read.encounter.status, npc_numbers=numbers

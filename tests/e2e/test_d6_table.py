@@ -198,7 +198,7 @@ async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart
     await ok(fray, fray.gm, "gm damage", target="Markarth", amount=2)
     await ok(fray, fray.gm, "encounter end")
     await fray.restart()
-    r = await ok(fray, fray.player, "encounter status")
+    r = await fray.fd.invoke(fray.channel, fray.player, "encounter status")
     assert "instance 1: heal pool 1 of 2 left (1 used)" in r.content and "Orn: 7 HP" in r.content, r.content
     await room(fray, "Room 2", [5, 1, 2, 3])
     read, _ = await current(fray)
