@@ -19,13 +19,12 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError
+from bot.errors import BotError, Stale
 from bot.models import PartyInstance
-from bot.store import ChannelView, Where
+from bot.store import ChannelView, Where, channel_key, versioned_update
 from rules.events import Outcome
 from rules.systems.registry import get_system
 
@@ -46,11 +45,13 @@ class KeepsInstances(Protocol):
     def instance_lines(self, stored: Mapping[str, Any] | None) -> tuple[str, ...]: ...
 
 
-class StaleInstance(BotError):
+class StaleInstance(Stale):
     """The channel's instance changed at the same moment (another fight in the same instance saved)."""
 
-    def __init__(self) -> None:
-        super().__init__("This channel's instance changed at the same moment; try again.")
+    def __init__(
+        self, reason: str = "This channel's instance changed at the same moment; try again."
+    ) -> None:
+        super().__init__(reason)
 
 
 def keeper(system: object) -> KeepsInstances | None:
@@ -108,14 +109,8 @@ async def save(
             raise StaleInstance() from err
         return
     version = loaded.version if loaded is not None else existing.version
-    result = await session.exec(
-        update(PartyInstance)
-        .where(PartyInstance.channel_id == channel_id, PartyInstance.version == version)  # type: ignore[arg-type]
-        .values(system=system, state=dict(state), version=version + 1, updated_at=clock())
-        .execution_options(synchronize_session=False)
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleInstance()
+    values = {"system": system, "state": dict(state), "updated_at": clock()}
+    await versioned_update(session, PartyInstance, channel_id, version, values, stale=StaleInstance)
 
 
 class NoInstances(BotError):
@@ -145,7 +140,7 @@ async def describe_here(bot: Any, where: Where) -> tuple[str, ...]:
 async def next_instance(bot: Any, where: Where) -> tuple[str, ...]:
     """`/gm instance` with no encounter open here: the next instance of the channel, saved; what to say."""
     keep, system, channel_id = await _here(bot, where)
-    async with bot.store.lock(channel_id), bot.store.sessions() as session, session.begin():
+    async with bot.store.change(channel_key(channel_id)) as session:
         row = await load(session, channel_id, system)
         after, lines = keep.instance_next(stored(row))
         await save(

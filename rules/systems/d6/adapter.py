@@ -1,7 +1,7 @@
 """The D6 campaign behind the system-agnostic ``rules.encounter.System`` protocol (what the cogs call).
 
-Thin: each method translates its arguments, calls the D6 core (``api.py``, ``gm.py`` and the modules they
-name) and builds the views. The readings this adapter had to choose, because the protocol is shared:
+Thin: each method translates its arguments, calls the D6 core (``gm.py`` and the section
+modules) and builds the views. The readings this adapter had to choose, because the protocol is shared:
 
 - ``begin``: initiative by every seed tie rule (``initiative.py``); ``attackers`` must name a side present
   (matched case-insensitively), ``surprise`` is the ambush bonus for that side. The first turn goes to the
@@ -12,8 +12,8 @@ name) and builds the views. The readings this adapter had to choose, because the
 - ``end_turn``/``gm_next``: the core ``end_turn`` (an unlocked plan is dropped, out, dead and stabilised
   combatants are passed over, a new round applies rerolled or GM-set initiatives); a combatant added after
   ``begin`` rolls its initiative when the round ends and joins the next one (``gm.advance``). A Last Gasp
-  turn whose Death Save is still owed cannot end, unless a GM ends it (``end_turn(by_gm=True)``, or
-  ``gm_next``): the save is skipped and the turn still counts (RULES.md §4).
+  turn whose Death Save is still owed cannot end, unless a GM moves on (``gm_next``; the shell uses it
+  for a GM's `/turn end as`): the save is skipped and the turn still counts (RULES.md §4).
 - ``check``: attribute, or skill on its attribute, as a pool with the Wild Die; ``difficulty`` is an optional
   target number that the total must **beat** (a tie fails, as a tie goes to the defender in an attack).
   The outcome's state is the sheet, unchanged.
@@ -35,13 +35,15 @@ from rules.encounter import (
     GrappleView,
     HealPoolView,
     SheetView,
+    System,
     TrackerView,
+    Traits,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.d6 import api, gm, instance, tables
+from rules.systems.d6 import checks, gm, instance, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
@@ -139,11 +141,13 @@ def _plan_note(state: D6State) -> str | None:
 
 
 class D6System(D6Actions, BookHouseRules[HouseRules]):
-    """``rules.encounter.System`` for the D6 campaign (RULES.md §3), with ``rules.encounter.Actions`` from
-    ``D6Actions`` (``adapter_actions.py``)."""
+    """``rules.encounter.System`` for the D6 campaign (RULES.md §3); the actions are ``D6Actions``
+    (``adapter_actions.py``)."""
 
     name = "d6"
     title = "the D6 campaign"
+    short_title = "D6"
+    traits = Traits(declares_then_locks=True, melee_engagement=True, death_saves=True, rolls_dice_codes=True)
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -305,7 +309,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
                 ) from None
             if not 0 <= target <= MAX_DIFFICULTY:
                 raise InvalidInput(f"A D6 difficulty is from 0 to {MAX_DIFFICULTY}, not {target}.")
-        rolled = api.check(sheet.name, sheet, key, dice, house, bonus=bonus)
+        rolled = checks.check(sheet.name, sheet, key, dice, house, bonus=bonus)
         if target is None:
             return Outcome(sheet, (rolled,))
         verdict = "success" if rolled.total > target else "failure"
@@ -340,7 +344,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             raise InvalidInput("A combatant needs an id.")
         if not 0 <= distance <= gm.MAX_DISTANCE:
             raise InvalidInput(f"Distance is from 0 to {gm.MAX_DISTANCE}, not {distance}.")
-        out = api.add_combatant(state, cid, sheet, side=side, distance=distance, is_pc=is_pc)
+        out = gm.add_combatant(state, cid, sheet, side=side, distance=distance, is_pc=is_pc)
         if state.round > 0:
             note = Note(f"{sheet.name} joins the turn order from round {state.round + 1}.")
             return Outcome(out.state, (*out.events, note))
@@ -382,10 +386,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             return TurnStatus(key=f"{key}.idle", actors=(), label=label)
         return TurnStatus(key=key, actors=(holder,), label=label)
 
-    def end_turn(
-        self, state: D6State, cid: str, dice: DiceSource, house: HouseRules, *, by_gm: bool = False
-    ) -> Outcome[D6State]:
-        """``by_gm``: a GM ends the turn (acting ``as``), which may skip an owed Death Save."""
+    def end_turn(self, state: D6State, cid: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
         who = state.get(cid)
         if state.round == 0:
             raise NotAllowed("The fight has not begun: the GM rolls initiative first (`/encounter begin`).")
@@ -394,7 +395,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             if not actors:
                 raise NotAllowed("No turn is running now; the GM moves on with `/gm next`.")
             raise NotAllowed(f"It is {state.get(actors[0]).name}'s turn, not {who.name}'s.")
-        return gm.advance(state, cid, dice, house, skip_death_save=by_gm)
+        return gm.advance(state, cid, dice, house)
 
     def gm_next(self, state: D6State, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
         if state.round == 0 or state.current is None:
@@ -417,12 +418,12 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
     ) -> Outcome[D6State]:
         if location:
             raise InvalidInput("D6 damage has no hit locations; leave `location` out.")
-        return api.gm_damage(state, cid, amount, house)
+        return gm.gm_damage(state, cid, amount, house)
 
     def gm_heal(
         self, state: D6State, cid: str, amount: int, dice: DiceSource, house: HouseRules
     ) -> Outcome[D6State]:
-        return api.gm_heal(state, cid, amount)
+        return gm.gm_heal(state, cid, amount)
 
     def gm_fields(self) -> tuple[str, ...]:
         return gm.GM_FIELDS
@@ -439,15 +440,15 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         return gm.gm_set(state, cid, field, text, house)
 
     def conditions(self) -> tuple[str, ...]:
-        return api.GM_CONDITIONS
+        return gm.GM_CONDITIONS
 
     def gm_condition(
         self, state: D6State, cid: str, condition: str, remove: bool, house: HouseRules
     ) -> Outcome[D6State]:
-        return api.gm_condition(state, cid, condition, remove=remove)
+        return gm.gm_condition(state, cid, condition, remove=remove)
 
     def new_instance(self, state: D6State, house: HouseRules) -> Outcome[D6State]:
-        return api.new_instance(state)
+        return gm.new_instance(state)
 
     # -- instances: what the party carries from one encounter to the next (``instance.py``) -----------
     def instance_record(
@@ -535,6 +536,6 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = D6System()
+SYSTEM: System[D6State, Sheet, HouseRules] = D6System()
 
 __all__ = ["SYSTEM", "D6System"]

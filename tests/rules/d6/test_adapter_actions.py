@@ -1,10 +1,10 @@
-"""The D6 action commands through ``SYSTEM`` (rules.encounter.Actions), with exact scripted dice: every script
+"""The D6 action commands through ``SYSTEM`` (the actions of rules.encounter.System), with exact scripted dice: every script
 is used up (ScriptedDice fails on a missing or a leftover die)."""
 
 import pytest
 
 from rules.dice import ScriptedDice
-from rules.encounter import Action, Actions, GrappleView, HealPoolView
+from rules.encounter import Action, GrappleView, HealPoolView, System
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note
 from rules.systems.d6.adapter import SYSTEM
@@ -91,7 +91,7 @@ def bandit(name="Bandit"):
 
 
 def test_d6_implements_the_actions_protocol():
-    assert isinstance(SYSTEM, Actions)
+    assert isinstance(SYSTEM, System)
 
 
 # --- attack -------------------------------------------------------------------------------------------
@@ -482,7 +482,7 @@ def test_a_heal_that_leaves_the_hp_negative_stabilises_and_the_turns_pass_over_i
     assert SYSTEM.allowed_actions(state, "Orn") == ("deathsave",)
     with pytest.raises(NotAllowed, match="owes this turn's Death Save"):
         end(state, "Orn")  # the player cannot end a Last Gasp turn without its Death Save
-    state = call(SYSTEM.end_turn, state, "Orn", by_gm=True).state  # a GM may skip it
+    state = call(SYSTEM.gm_next, state).state  # a GM may skip it
     # Intellect 3D: 4 + 4 + 4 = 12 → 1D: 2; −8 → −6, still down: stabilised.
     out = act(state, "heal", "Eva", [4, 4, 4, 2], target="Orn", lock=True)
     assert (row(out.state, "Orn").hp, row(out.state, "Orn").health) == (-6, "stabilised")

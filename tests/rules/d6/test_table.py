@@ -103,7 +103,7 @@ def test_a_last_gasp_turn_owes_its_save_and_the_malus_counts_turns_with_one_skip
     # Last Gasp turn 2: the GM skips the save; it still counts.
     state = call(SYSTEM.end_turn, out.state, "Thug").state
     assert only(call(SYSTEM.end_turn, out.state, "Thug").events, DeathSaveOwed).malus == 1
-    skipped = call(SYSTEM.end_turn, state, "Orn", by_gm=True)
+    skipped = call(SYSTEM.gm_next, state)
     assert only(skipped.events, DeathSaveSkipped).turn == 2
     # Last Gasp turn 3: −2D.
     state = call(SYSTEM.end_turn, skipped.state, "Thug").state

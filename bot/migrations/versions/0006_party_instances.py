@@ -1,8 +1,8 @@
 """Party instances: what a channel's party carries from one encounter to the next (the D6 campaign's heal
 pool, HP, Last Gasp turns and stored healing; RULES.md §4).
 
-Revision ID: 0005
-Revises: 0003
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-01 10:00:00.000000
 """
 
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0005'
-down_revision: str | None = '0003'
+revision: str = '0006'
+down_revision: str | None = '0005'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
