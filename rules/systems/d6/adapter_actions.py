@@ -17,11 +17,12 @@ The flow (RULES.md §3 "Turn"; COMMANDS.md "Turns and actions"):
 - **lockin** resolves the declared plan in order, each roll with the turn's penalty (core ``lock_in``: an
   action that became impossible on the way, e.g. its target fell, is skipped with a note). The events: a
   ``Note`` with the plan, the core ``TurnLocked`` and every resolution, a ``Note`` with the heals left when
-  the plan healed, and a closing ``Note`` saying how the turn goes on. **The turn does not end by itself**:
-  the core never ends it at lock-in; the plan stays locked (nothing more can be declared, ``allowed_actions``
-  is empty) and the player ends it with `/turn end` (or the GM with `/gm next`). When the actor can take no
-  more turns after its own lock-in (a Death Save that bled it out), ``turn()`` turns idle and the GM moves on
-  with `/gm next`; the closing ``Note`` says which.
+  the plan healed, and a closing ``Note`` saying how the turn goes on. **The turn then ends** (RULES.md §4,
+  core ``ends_at_lock``; the next turn's events follow) unless the house rule ``lock_ends_turn`` is off or
+  a Death Save is still owed: then the plan stays locked (nothing more can be declared,
+  ``allowed_actions`` is empty) and the player ends it with `/turn end` (or the GM with `/gm next`). When
+  the actor can take no more turns after its own lock-in (a Death Save that bled it out), ``turn()`` turns
+  idle and the GM moves on with `/gm next`; the closing ``Note`` says which.
 - **reroll** (`/initiative reroll`) takes the whole turn: refused when anything else is declared, else
   declared and resolved at once (the new total counts from the next round).
 - **deathsave** is the only action of a character in Last Gasp (every other kind is refused with a sentence
@@ -41,8 +42,9 @@ Per kind:
 - ``defend``: ``stance`` block/parry/dodge or total-block/total-parry/total-dodge; block needs a shield, parry
   a melee weapon or unarmed training; ``bonus`` flat. Total defense only as the turn's one action (core).
 - ``grapple``: ``grapple`` start/contest/throw/pin/takedown/release against ``target``, checked against the
-  counter **as it is now** (a plan cannot count on an earlier planned contest reaching 3): a move not allowed
-  now is refused naming the moves allowed against that target. Start: no grapple yet and the target is up.
+  counter **as the plan will leave it at best** (RULES.md §4, ``grapple.planned_grapple``: a contest then a
+  throw is accepted when the contest could reach 3; the throw is refused at resolution, with a note, if it
+  did not): a move not allowed is refused naming the moves allowed against that target. Start: no grapple yet and the target is up.
   Contest: in the grapple and not pinned. Throw/pin/take-down: the counter at 3 in the actor's favour (pin
   once). Release: not behind. ``storeys`` (0 to 100) and ``into`` (``wall``, ``object`` or a combatant id,
   not the two grapplers) go with a throw; ``bonus`` is the GM's environment modifier of a take-down.
@@ -63,6 +65,12 @@ Per kind:
   nothing in the plan counts as engaged (``stealth`` may follow). ``cost`` is Nyra's: ignored.
 - ``disengage``: ``target`` = the enemy, one the actor is engaged with, once per plan.
 - ``stealth``: ``light`` dim/normal/daylight (default normal); refused while engaged or grappling (as ``move``).
+  A ``move`` while hidden gets its new stealth check declared right after it (core ``declare``; ``light``
+  on the move is its light).
+- ``check`` (`/check` on the actor's turn): ``stat`` an attribute or a skill of the sheet, ``difficulty`` an
+  optional number to beat, ``note`` what it is for; it counts toward the multi-action penalty.
+- ``free``: ``note`` names the free action (a shout); within the sheet's free actions it does not count.
+- ``attack`` with ``flank``: the backstab flag (+2 critical stage, overwhelms a parry), shown in the plan.
 
 Options a kind does not use are ignored with a ``Note`` saying so (never silently).
 
