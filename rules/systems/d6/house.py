@@ -2,6 +2,10 @@
 
 ``/gm rules`` lists ``describe(house)`` and changes one rule with ``set_rule(house, name, text)``. Every
 resolution that applied a house rule names the reading it used, so the GM can always see it.
+
+``lock_ends_turn`` (RULES.md §4 "The D6 campaign", **house default** on): lock-in ends the turn when nothing
+in the plan waits for the player (a Death Save still owed keeps it open), so a one-action turn is one
+command; off, the turn stays open after lock-in (for narration) until `/turn end`.
 """
 
 from __future__ import annotations
