@@ -875,7 +875,10 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
             if not actors:
                 return None
             name = edit.name_of(actors[0])
-            edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
+            try:
+                edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
+            except RulesError:  # the turn still owes something (a D6 Death Save): the GM's policy skips it
+                edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
             edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
     except RulesError:
         return None
