@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError, Stale
+from bot.errors import NoInstances, StaleInstance
 from bot.models import PartyInstance
 from bot.store import ChannelView, Where, channel_key, versioned_update
 from rules.events import Outcome
@@ -43,15 +43,6 @@ class KeepsInstances(Protocol):
     ) -> Outcome[Any]: ...
     def instance_next(self, stored: Mapping[str, Any] | None) -> tuple[Any, tuple[str, ...]]: ...
     def instance_lines(self, stored: Mapping[str, Any] | None) -> tuple[str, ...]: ...
-
-
-class StaleInstance(Stale):
-    """The channel's instance changed at the same moment (another fight in the same instance saved)."""
-
-    def __init__(
-        self, reason: str = "This channel's instance changed at the same moment; try again."
-    ) -> None:
-        super().__init__(reason)
 
 
 def keeper(system: object) -> KeepsInstances | None:
@@ -113,20 +104,12 @@ async def save(
     await versioned_update(session, PartyInstance, channel_id, version, values, stale=StaleInstance)
 
 
-class NoInstances(BotError):
-    """The channel's system keeps no instances (only the D6 campaign does)."""
-
-
 async def _here(bot: Any, where: Where) -> tuple[KeepsInstances, str, int]:
     view = await bot.store.channel_view(where)
     system = get_system(view.system) if view.system else None
     keep = keeper(system)
     if system is None or keep is None:
-        raise NoInstances(
-            "Instances belong to the D6 campaign; this channel's system has none."
-            if system is not None
-            else "This channel has no rule system yet (a GM sets one with `/gm system`)."
-        )
+        raise NoInstances(system.name if system is not None else None)
     return keep, system.name, instance_channel(where, view)
 
 

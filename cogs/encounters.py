@@ -35,13 +35,14 @@ from bot.encounters import (
     running_encounter_starter,
     start_encounter,
 )
-from bot.errors import BotError
+from bot.errors import BotError, NoInstances
 from bot.models import Character, Combatant
-from bot.tree import NO_MENTIONS, report_error
-from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import encounters as text
+from cogs.text import log as log_text
 from rules.encounter import TrackerView, TurnStatus
 from rules.errors import NotFound, RulesError
 
@@ -351,7 +352,7 @@ def _template(edit: EncounterEdit, typed: str) -> str | None:
 def _side(side: str | None, default: str) -> str:
     if side is None or not side.strip():
         return default
-    return check_name(side, what="A side")
+    return check_name(side, what="side")
 
 
 # --- the cog --------------------------------------------------------------------------------------------
@@ -538,7 +539,7 @@ class Encounters(
         if read is None:
             try:  # between fights: the channel's instance, where its system keeps one
                 lines = await instances.describe_here(self.bot, where(interaction))
-            except instances.NoInstances:
+            except NoInstances:
                 raise NoEncounter(text.no_encounter()) from None
             await interaction.response.send_message(
                 text.instance_status(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
@@ -562,7 +563,7 @@ class Encounters(
         if read is None:
             raise NoEncounter(text.no_encounter())
         rows, total = await log_rows(self.bot, read.encounter.id or 0, count)
-        embeds = text.log_embeds(read.encounter.name, rows, read.names, total)
+        embeds = log_text.log_embeds(read.encounter.name, rows, read.names, total)
         await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="end", description="GM: end the encounter and post a summary")

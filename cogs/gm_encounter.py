@@ -14,10 +14,10 @@ from discord import app_commands
 
 from bot import encounters, instances
 from bot.encounters import check_range, edit_encounter
-from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
+from cogs.text import encounters as text
 
 if TYPE_CHECKING:
     from bot.app import Fray

@@ -61,7 +61,7 @@ async def test_a_last_gasp_character_owes_its_save_and_the_malus_grows_over_thre
     await ok(fray, fray.gm, "turn end", **{"as": "Thug"})
     # Last Gasp turn 2: the GM skips the save; the turn still counts.
     r = await ok(fray, fray.gm, "turn end", **{"as": "Orn"})
-    assert "skip" in r.content.lower() and "turn 2" in r.content, r.content
+    assert "skips **Orn**'s Death Save; Last Gasp turn 2 still counts" in r.content, r.content
     await ok(fray, fray.gm, "turn end", **{"as": "Thug"})
     # Last Gasp turn 3: −2D.
     with fray.script(5, 5, 5):
