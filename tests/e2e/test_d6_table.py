@@ -19,6 +19,13 @@ async def fight(
     await d6_fight(fray, pcs, npcs, init, lock_ends_turn=True)
 
 
+async def gm_dice(fray: Harness, *values: int) -> None:
+    """The GM queues physical dice for the next rolls; no other die may be drawn (the script is empty)."""
+    fray.script()
+    r = await fray.fd.invoke(fray.channel, fray.gm, "gm dice", values=" ".join(map(str, values)))
+    assert r.ephemeral and "queued" in r.content.lower(), r.content
+
+
 async def declare(fray: Harness, command: str, **options: Any) -> str:
     r = await fray.fd.invoke(fray.channel, fray.player, command, **options)
     assert r.ephemeral and "plan so far" in r.content, r.content
@@ -29,15 +36,15 @@ async def declare(fray: Harness, command: str, **options: Any) -> str:
 async def test_lock_and_lockin_end_the_turn(fray: Harness) -> None:
     tassadar = d6_sheet("Tassadar", coordination="3D", physique="2D")
     await fight(fray, [("Tassadar", tassadar)], [("Bandit", "bandit")], init=[5, 1, 2])
-    with fray.script(4, 4, 4, 2):
-        r = await ok(fray, fray.player, "attack", target="Bandit", lock=True)
+    await gm_dice(fray, 4, 4, 4, 2)
+    r = await ok(fray, fray.player, "attack", target="Bandit", lock=True)
     assert "vs save 10" in resolution(r)
     assert await whose_turn(fray) == "Bandit"  # declared, resolved and ended: one command
     await ok(fray, fray.gm, "turn end", **{"as": "Bandit"})
     fray.script()
     await declare(fray, "attack", target="Bandit")
-    with fray.script(1, 1, 2):
-        await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 1, 1, 2)
+    await ok(fray, fray.player, "lockin")
     assert await whose_turn(fray) == "Bandit"
 
 
@@ -54,8 +61,8 @@ async def test_a_last_gasp_character_owes_its_save_and_the_malus_grows_over_thre
     r = await refused(fray, fray.player, "turn end", "owes this turn's Death Save")
     assert any(c.startswith("fray:death-save:") for c in r.custom_ids), r.custom_ids
     # Last Gasp turn 1: 5D, 15 → no effect; the save made, the turn ends by itself.
-    with fray.script(3, 3, 3, 3, 3):
-        r = await ok(fray, fray.player, "deathsave", **{"with": "charisma"})
+    await gm_dice(fray, 3, 3, 3, 3, 3)
+    r = await ok(fray, fray.player, "deathsave", **{"with": "charisma"})
     assert "Death Save 1" in resolution(r)
     assert await whose_turn(fray) == "Thug"
     await ok(fray, fray.gm, "turn end", **{"as": "Thug"})
@@ -64,8 +71,8 @@ async def test_a_last_gasp_character_owes_its_save_and_the_malus_grows_over_thre
     assert "skips **Orn**'s Death Save; Last Gasp turn 2 still counts" in r.content, r.content
     await ok(fray, fray.gm, "turn end", **{"as": "Thug"})
     # Last Gasp turn 3: −2D.
-    with fray.script(5, 5, 5):
-        r = await ok(fray, fray.player, "deathsave", **{"with": "charisma"})
+    await gm_dice(fray, 5, 5, 5)
+    r = await ok(fray, fray.player, "deathsave", **{"with": "charisma"})
     text = resolution(r)
     assert "Death Save 3" in text and "−2D bleeding out (Last Gasp turn 3)" in text, text
     read, _ = await current(fray)
@@ -85,10 +92,11 @@ async def test_seed_eva_charms_the_wolf_and_backstabs_tassadar_at_minus_1d(fray:
     assert "check charisma (charm the wolf)" in said
     said = await declare(fray, "attack", target="Tassadar", flank=True)
     assert "(flank/backstab)" in said and "every roll at −1D" in said
-    with fray.script(4, 5, 3, 3, 3):
-        r = await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 4, 5, 3, 3, 3)
+    r = await ok(fray, fray.player, "lockin")
     text = resolution(r)
     assert "−1D multi-action" in text and "= 9" in text, text
+    assert "🎲 [4ᴳ 5ᵂᴳ]" in text, text  # the GM's physical dice, the Wild Die last
     assert await whose_turn(fray) == "Tassadar"
 
 
@@ -99,8 +107,8 @@ async def test_seed_eva_also_commands_her_cat_all_at_minus_2d_and_a_shout_is_fre
     await declare(fray, "check", stat="charisma", note="command the cat")
     said = await declare(fray, "attack", target="Tassadar", flank=True)
     assert "3 actions count (1 free declared, 1 allowed): every roll at −2D" in said, said
-    with fray.script(4, 5, 3, 3):
-        r = await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 4, 5, 3, 3)
+    r = await ok(fray, fray.player, "lockin")
     text = resolution(r)
     assert text.count("−2D multi-action") == 3 and "**Eva**: shout at the wolf (free action)" in text, text
 
@@ -108,8 +116,8 @@ async def test_seed_eva_also_commands_her_cat_all_at_minus_2d_and_a_shout_is_fre
 async def test_a_check_off_turn_rolls_at_once(fray: Harness) -> None:
     await eva_fight(fray)
     await ok(fray, fray.gm, "turn end", **{"as": "Eva"})
-    with fray.script(2, 2, 2):
-        r = await ok(fray, fray.player, "check", stat="charisma")
+    await gm_dice(fray, 2, 2, 2)
+    r = await ok(fray, fray.player, "check", stat="charisma")
     assert "charisma 3D = **6**" in resolution(r)
     assert await whose_turn(fray) == "Tassadar"
 
@@ -117,8 +125,8 @@ async def test_a_check_off_turn_rolls_at_once(fray: Harness) -> None:
 # --- flank, moving while hidden -----------------------------------------------------------------------
 async def test_flank_is_shown_with_the_critical_terms(fray: Harness) -> None:
     await eva_fight(fray)
-    with fray.script(5, 5, 5, 5, 2, 2, 1, 1):
-        r = await ok(fray, fray.player, "attack", target="Tassadar", flank=True, lock=True)
+    await gm_dice(fray, 5, 5, 5, 5, 2, 2, 1, 1)
+    r = await ok(fray, fray.player, "attack", target="Tassadar", flank=True, lock=True)
     text = resolution(r)
     # 20 vs save 10; stage +2 (flank) → 100 %: the threshold is 10, a critical.
     assert "flank" in text and "**critical**" in text and "≥ 10" in text, text
@@ -129,8 +137,8 @@ async def test_moving_while_hidden_declares_the_check_and_a_failed_one_reveals(f
     await ok(fray, fray.gm, "gm condition", target="Eva", condition="hidden")
     said = await declare(fray, "move", distance=2)
     assert "new stealth check" in said
-    with fray.script(1, 1, 1, 4, 4, 4):
-        await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 1, 1, 1, 4, 4, 4)
+    await ok(fray, fray.player, "lockin")
     read, _ = await current(fray)
     assert "hidden" not in read.combatant("Eva").conditions
 
@@ -139,16 +147,16 @@ async def test_moving_while_hidden_declares_the_check_and_a_failed_one_reveals(f
 async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
     g, t = d6_sheet("G", physique="4D"), d6_sheet("T", physique="2D")
     await fight(fray, [("G", g)], [("T", t)], init=[5, 2])
-    with fray.script(3, 3, 3, 3, 1, 2):  # 12 vs 3: counter 1, and the turn passes
-        await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
+    await gm_dice(fray, 3, 3, 3, 3, 1, 2)
+    await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
     await ok(fray, fray.gm, "turn end", **{"as": "T"})
     fray.script()
     await refused(fray, fray.player, "grapple", "(it is 1)", action="throw", target="T")
     await declare(fray, "grapple", action="contest", target="T")
     await declare(fray, "grapple", action="throw", target="T")
     # Contest at −1D: 3D 6 + 6 + 5 = 17 against 2D 1 + 1 = 2, by 10 or more: counter 3; the throw: 3 + 4.
-    with fray.script(6, 6, 5, 1, 1, 3, 4):
-        r = await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 6, 6, 5, 1, 1, 3, 4)
+    r = await ok(fray, fray.player, "lockin")
     text = resolution(r)
     assert "counter **3**" in text and "throws" in text, text
     read, _ = await current(fray)
@@ -158,14 +166,14 @@ async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
 async def test_undoing_a_lock_in_puts_the_plan_back_and_says_so(fray: Harness) -> None:
     await eva_fight(fray)
     await declare(fray, "attack", target="Tassadar")
-    with fray.script(1, 1, 1, 2):
-        await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 1, 1, 1, 2)
+    await ok(fray, fray.player, "lockin")
     assert await whose_turn(fray) == "Tassadar"
     r = await ok(fray, fray.gm, "gm undo")
     assert "plan restored (not locked in): attack Tassadar" in r.content, r.content
     assert await whose_turn(fray) == "Eva"
-    with fray.script(1, 1, 1, 2):
-        r = await ok(fray, fray.player, "lockin")
+    await gm_dice(fray, 1, 1, 1, 2)
+    r = await ok(fray, fray.player, "lockin")
     assert "−1D" not in resolution(r)  # one action again, not two
 
 
@@ -175,8 +183,8 @@ async def room(fray: Harness, name: str, init: list[int]) -> None:
     for pc in ("Eva", "Markarth", "Orn"):
         await ok(fray, fray.player, "encounter join", character=pc)
     await ok(fray, fray.gm, "encounter add", name="Thrall")
-    with fray.script(*init):
-        await ok(fray, fray.gm, "encounter begin")
+    await gm_dice(fray, *init)
+    await ok(fray, fray.gm, "encounter begin")
 
 
 async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart(fray: Harness) -> None:
@@ -193,8 +201,8 @@ async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart
     fray.script()
     await ok(fray, fray.gm, "gm damage", target="Orn", amount=6)
     # The party heals Orn before the next room: Intellect 3D 12 → 1D: 3 (Orn 4 → 7).
-    with fray.script(4, 4, 4, 3):
-        await ok(fray, fray.player, "heal", target="Orn", lock=True)
+    await gm_dice(fray, 4, 4, 4, 3)
+    await ok(fray, fray.player, "heal", target="Orn", lock=True)
     await ok(fray, fray.gm, "gm damage", target="Markarth", amount=2)
     await ok(fray, fray.gm, "encounter end")
     await fray.restart()
