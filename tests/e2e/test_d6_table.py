@@ -218,12 +218,23 @@ async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart
     read, _ = await current(fray)
     assert (read.encounter.heal_pool_size, read.encounter.heal_pool_used) == (1, 1)
     await refused(fray, fray.player, "heal", "no heals left this instance", target="Markarth")
+    await ok(fray, fray.player, "turn end")  # Eva
+    await ok(fray, fray.gm, "turn end", **{"as": "Thrall"})
+    await ok(fray, fray.player, "turn end")  # Orn
+    # Markarth's first Last Gasp turn: Physique 3D + Charisma 3D: 24 → +1D stored healing: 3.
+    await gm_dice(fray, 4, 4, 4, 4, 4, 4, 3)
+    r = await ok(fray, fray.player, "deathsave", **{"with": "charisma"})
+    assert "Death Save 1" in resolution(r) and "stored healing 3" in resolution(r), resolution(r)
     await ok(fray, fray.gm, "encounter end")
-    # A new instance refills the pool; HP stay as they are (Markarth still down).
+    await fray.restart()
+    # A new instance refills the pool; HP and Last Gasp stay as they are (Markarth still down).
     r = await ok(fray, fray.gm, "gm instance")
-    assert "instance 2" in r.content and "Markarth: -3 HP, Last Gasp" in r.content, r.content
+    assert "instance 2" in r.content and "Markarth: -3 HP, Last Gasp, 1 turn, stored healing 3" in r.content
     await fray.restart()
     await room(fray, "Room 3", [5, 1, 2, 3])
     read, _ = await current(fray)
-    assert read.combatant("Markarth").hp == -3 and read.combatant("Markarth").last_gasp_round == 0
+    markarth = read.combatant("Markarth")
+    assert (markarth.hp, markarth.last_gasp_round, markarth.stored_healing) == (-3, 1, 3)
     assert (read.encounter.heal_pool_used, read.encounter.heal_pool_instance) == (0, 2)
+    r = await ok(fray, fray.player, "encounter status")
+    assert "instance 2" in str(r.embeds), r.embeds
