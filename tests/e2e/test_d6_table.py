@@ -163,6 +163,22 @@ async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
     assert read.grapples == []
 
 
+async def test_the_throw_is_refused_at_resolution_when_the_contest_falls_short(fray: Harness) -> None:
+    g, t = d6_sheet("G", physique="4D"), d6_sheet("T", physique="2D")
+    await fight(fray, [("G", g)], [("T", t)], init=[5, 2])
+    await gm_dice(fray, 3, 3, 3, 3, 1, 2)
+    await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
+    await ok(fray, fray.gm, "turn end", **{"as": "T"})
+    await declare(fray, "grapple", action="contest", target="T")
+    await declare(fray, "grapple", action="throw", target="T")
+    # Contest at −1D: 3D 2 + 2 + 3 = 7 against 2D 1 + 2 = 3: won, counter 2; the throw cannot follow.
+    await gm_dice(fray, 2, 2, 3, 1, 2)
+    r = await ok(fray, fray.player, "lockin")
+    text = resolution(r)
+    assert "counter **2**" in text and "grapple skipped" in text and "(it is 2)" in text, text
+    assert "throws" not in text
+
+
 async def test_undoing_a_lock_in_puts_the_plan_back_and_says_so(fray: Harness) -> None:
     await eva_fight(fray)
     await declare(fray, "attack", target="Tassadar")
