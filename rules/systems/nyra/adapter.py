@@ -9,9 +9,11 @@ builds the views. The readings this adapter had to choose, because the protocol 
   (a missing Sequence, a roll-off for a new tie). The protocol passes no dice there, so these methods take
   an optional ``dice`` keyword; without it a needed die is refused with a clear ``NotAllowed`` (nothing
   changes). Before ``begin`` nothing is ever rolled. ``distance`` has no Nyra meaning and is ignored.
-- ``gm_heal``: ``/gm heal`` names no location, so the worst wound is treated: the location in the worst
-  wound state, then with the most damage, then first in the location table. Only that location heals;
-  the rest of ``amount`` is not carried to another one (``/gm set "<location> damage"`` is exact).
+- ``gm_heal``: heals the ``location`` named (RULES.md §4), or by default the worst wound: the location in
+  the worst wound state, then with the most damage, then first in the location table. Only that location
+  heals; the rest of ``amount`` is not carried to another one (``/gm set "<location> damage"`` is exact).
+- ``refresh_sheet``: the shell calls it when a combatant's turn starts, with the character's current sheet
+  (RULES.md §4); ``refresh.py`` says what is swapped and what stays.
 - ``gm_next``: ends the current turn whoever holds it; when no turn is running (everyone had died and
   the GM healed someone) it starts the current combatant's turn, or passes a dead one's.
 - conditions: free text kept on the combatant (``NyraCombatant.conditions``), shown in the tracker. No
@@ -35,7 +37,7 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.nyra import api, sequence, turns
+from rules.systems.nyra import api, refresh, sequence, turns
 from rules.systems.nyra.adapter_actions import NyraActions
 from rules.systems.nyra.creatures import creature
 from rules.systems.nyra.delay import turn_pool
@@ -353,10 +355,22 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         return api.gm_damage(state, api.GmDamageArgs(cid, amount, location), dice, house)
 
     def gm_heal(
-        self, state: NyraCombat, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: NyraCombat,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[NyraCombat]:
-        """Heal the worst wound: worst state, then most damage, then table order (see the module doc)."""
+        """Heal ``location``, or the worst wound: worst state, then most damage, then table order."""
         target = state.get(cid)
+        if location and location.strip():
+            where = target.sheet.table().find(location)
+            if target.damage_at(where) <= 0:
+                raise NotAllowed(f"{target.name}'s {where} has no damage to heal.")
+            return api.gm_heal(state, api.GmHealArgs(target.id, amount, where), dice, house)
         hurt = [loc for loc in target.sheet.table().locations if target.damage_at(loc) > 0]
         if not hurt:
             raise NotAllowed(f"{target.name} has no damage to heal.")
@@ -368,6 +382,12 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
 
     def gm_fields(self) -> tuple[str, ...]:
         return api.gm_fields()
+
+    def refresh_sheet(
+        self, state: NyraCombat, cid: str, sheet: NyraSheet, house: HouseRules
+    ) -> Outcome[NyraCombat]:
+        """The combatant fights with ``sheet`` (its character's, edited since it joined) from now on."""
+        return refresh.refresh_sheet(state, cid, sheet)
 
     def gm_set(
         self,

@@ -20,7 +20,11 @@ Decided readings where RULES.md is silent:
   stance's skill uses the other; with neither it cannot react (the seed's Claymore foe "has none");
 - Affinity: rolls 1..1+stacks are critical successes (they always succeed, like a natural 1; never a 10);
 - a strike's delay and energy are spent whatever its outcome (the swing was made);
-- a skill the attacker lacks counts as 0 (only a critical success can hit).
+- a skill the attacker lacks counts as 0 (only a critical success can hit);
+- a branch skill on the sheet (``Swords/Claymore``) is rolled instead of its parent (``NyraSheet.weapon_skill``);
+- house ``defense_needs_shield``: a defender without a shield on its sheet cannot react with Defense, so it
+  reacts with Dodge when it has it (the Claymore passage: "has the dodge skill, or is wielding a shield and
+  has the defense skill"), else not at all.
 """
 
 from __future__ import annotations
@@ -68,9 +72,15 @@ class StrikeArgs:
 
 def stance_reading(defender: NyraCombatant, house: HouseRules) -> str:
     """Where the defender's stance came from, for the log: its own choice or the house default."""
-    return (
+    reading = (
         f"chosen: {defender.stance}" if defender.stance else f"house default_stance: {house.default_stance}"
     )
+    if house.defense_needs_shield and defender.sheet.skill(DEFENSE) is not None:
+        shield = defender.sheet.shield
+        reading += (
+            f"; house defense_needs_shield: {f'shield {shield}' if shield else 'no shield, no Defense'}"
+        )
+    return reading
 
 
 def reaction_skill(defender: NyraCombatant, house: HouseRules) -> tuple[str | None, int]:
@@ -78,6 +88,8 @@ def reaction_skill(defender: NyraCombatant, house: HouseRules) -> tuple[str | No
     stance = defender.stance or house.default_stance
     dodge = defender.sheet.skill(DODGE)
     defense = defender.sheet.skill(DEFENSE)
+    if house.defense_needs_shield and not defender.sheet.shield:
+        defense = None
     if stance == "higher":
         if dodge is None and defense is None:
             return None, 0
@@ -154,13 +166,13 @@ def strike(state: NyraCombat, args: StrikeArgs, dice: DiceSource, house: HouseRu
         )
     ]
 
-    skill = attacker.sheet.skill(weapon.skill) or 0
+    skill_name, skill = attacker.sheet.weapon_skill(weapon)
     critical_range = 1 + weapon.trait_stacks("Affinity")
     react_name, react_value = reaction_skill(target, house)
     result, tie_rule, attack, rounds = _contest(
         attacker,
         target,
-        weapon.skill,
+        skill_name,
         skill,
         difficulty,
         args.bonus,

@@ -28,7 +28,8 @@ def test_move_costs_gm_set_delay_and_the_pool_never_goes_negative():
 
 
 def test_strikes_auto_end_when_no_strike_is_affordable():
-    out = run(api.move, _state(), api.ActionArgs("a", 4), [])  # 2 left < Short Sword delay 3
+    house = HouseRules(auto_end_turn="strikes")
+    out = run(api.move, _state(house), api.ActionArgs("a", 4), [], house)  # 2 left < Short Sword delay 3
     ended = first(out, "TurnEnded")
     assert (ended.reason, ended.delay_lost) == ("nothing affordable", 2)
     assert out.state.current_id == "b"
