@@ -121,6 +121,25 @@ class ActiveDefense:
 
 
 @dataclass(frozen=True)
+class ActiveDefenseRolled(Event):
+    """RULES.md §4: an active defense is rolled before the attack's own dice. ``success`` interrupts the
+    attack (an ``AttackInterrupted`` follows and the attack's dice are not drawn); a failure leaves the
+    passive defense against the attack (an ``AttackResolved`` follows). ``minute``/``segment``: where the
+    attack lands."""
+
+    defender: str
+    attacker: str
+    minute: int
+    segment: int
+    modifiers: tuple[Modifier, ...]
+    target: int
+    total: int
+    margin: int
+    success: bool
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
 class AttackResolved(Event):
     """An attack landing. ``modifiers`` are the terms of the final target (the defense as a negative term);
     ``defense_posture`` the posture that applied (``active`` falls back to passive on a failed roll);
