@@ -250,6 +250,10 @@ class Action:
     leave: bool = False  # /move, D6: leave melee without disengaging (every engaged enemy gets a free attack)
     light: str | None = None  # /stealth: dim | normal | daylight
     lock: bool = False  # D6: declare and lock in at once (a one-action turn)
+    enchantment: int = 0  # Kaernest: the one enchantment bonus to damage
+    circumstance: int = 0  # Kaernest: the GM's circumstance modifier to damage
+    element: str | None = None  # Kaernest: physical | energy | arcane
+    speed: int | None = None  # Kaernest: a GM-set speed instead of the weapon's
 
 
 @runtime_checkable

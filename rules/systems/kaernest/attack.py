@@ -15,7 +15,7 @@ import dataclasses
 
 from rules.dice import DiceSource
 from rules.events import Event, Outcome
-from rules.systems.kaernest import clock, health, tables
+from rules.systems.kaernest import arms, clock, health, tables
 from rules.systems.kaernest.damage import roll_damage
 from rules.systems.kaernest.defense import defend, effective_posture
 from rules.systems.kaernest.events import (
@@ -32,7 +32,7 @@ from rules.systems.kaernest.state import Combatant, KaernestState, PendingAction
 
 def attack_terms(attacker: Combatant, action: PendingAction, house: HouseRules) -> tuple[Modifier, ...]:
     """The attacker's side of the target: everything but the defense."""
-    weapon = tables.weapon(action.weapon or "")
+    weapon = arms.weapon_of(attacker.sheet, action.weapon, house)
     skill_name = action.skill or weapon.skill
     terms = [
         Modifier(skill_name, attacker.sheet.skill(skill_name)),
@@ -97,7 +97,7 @@ def resolve_attack(
         cancelled = ActionCancelled(attacker.id, "attack", "the target has left the encounter")
         return Outcome(state.replace(_finish(attacker, now)), (cancelled,))
     defender = state.get(action.target or "")
-    weapon = tables.weapon(action.weapon or "")
+    weapon = arms.weapon_of(attacker.sheet, action.weapon, house)
     grip: tables.Grip = action.grip  # type: ignore[assignment]
     own = attack_terms(attacker, action, house)
     events: list[Event] = []

@@ -9,7 +9,8 @@ from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.roll import Modifier, roll_2d12, sum_of
 from rules.systems.kaernest.sheet import Sheet
 
-MAX_BONUS = 30
+# The range the `/check` option states for every system.
+MAX_BONUS = 100
 
 
 def check(

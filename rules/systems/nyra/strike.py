@@ -53,6 +53,8 @@ from rules.systems.nyra.state import STANCES, NyraCombat, NyraCombatant
 from rules.systems.nyra.turns import finish_turn
 from rules.systems.nyra.weapons import DamageType
 
+# The range the `/attack` option states for every system.
+MAX_BONUS = 100
 DODGE = "Dodge"
 DEFENSE = "Defense"
 
@@ -134,8 +136,8 @@ def strike(state: NyraCombat, args: StrikeArgs, dice: DiceSource, house: HouseRu
         raise NotAllowed(f"{target.name} is already dead.")
     if state.volley_ended:
         raise NotAllowed(f"A Defense ended {attacker.name}'s strikes this turn; end the turn.")
-    if not -20 <= args.bonus <= 20:
-        raise InvalidInput("A strike bonus must be between -20 and +20.")
+    if not -MAX_BONUS <= args.bonus <= MAX_BONUS:
+        raise InvalidInput(f"A strike bonus must be between -{MAX_BONUS} and +{MAX_BONUS}.")
     weapon = attacker.sheet.weapon(args.weapon)
     damage_type = DamageType.parse(args.damage_type)
     weapon_damage = weapon.require_type(damage_type)

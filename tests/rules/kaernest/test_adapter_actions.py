@@ -381,8 +381,10 @@ def test_allowed_actions():
     knocked = K.gm_damage(state, "andretti", 21, None, ScriptedDice([]), HOUSE).state  # > 4 × Health 5
     assert K.allowed_actions(knocked, "andretti") == ()
     unarmed = begun([("izuki", izuki(weapons=())), ("andretti", andretti(instinct=4))], [12, 8])
-    assert K.allowed_actions(unarmed, "izuki") == ("defend", "move")
-    refused(unarmed, NotAllowed, "carries no weapon", kind="attack", actor="izuki", target="andretti")
+    # RULES.md §4: bare hands need no weapon on the sheet (speed: house unarmed_speed, 4).
+    assert K.allowed_actions(unarmed, "izuki") == ("attack", "defend", "move")
+    out = act(unarmed, [12, 12], kind="attack", actor="izuki", target="andretti")  # lands at 15: a miss
+    assert (out.events[0].weapon, out.events[0].speed) == ("Unarmed", 4)
 
 
 def test_choices():
