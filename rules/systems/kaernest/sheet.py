@@ -323,6 +323,8 @@ def set_field(sheet: Sheet, field: str, value_text: str) -> Sheet:
         new = dataclasses.replace(sheet, npc=text.lower() in ("yes", "true", "on"))
     elif key == "notes":
         new = dataclasses.replace(sheet, notes=text)
+    elif key.split(" ", 1)[0] in ("custom_weapon", "custom") and len(key.split(" ", 1)) == 2:
+        new = _set_custom_weapon(sheet, raw_field.split(" ", 1)[1].strip(), text)
     elif " ".join(key.split()) in RESERVED_NAMES:
         raise InvalidInput(
             f"`{raw_field}` is not a Kaernest sheet field and cannot be a skill: Kaernest counts damage "
@@ -338,6 +340,33 @@ def set_field(sheet: Sheet, field: str, value_text: str) -> Sheet:
             skills = tuple(sorted((*kept, (existing, value)), key=lambda kv: kv[0].lower()))
             new = dataclasses.replace(sheet, skills=skills)
     return validate(new)
+
+
+def _set_custom_weapon(sheet: Sheet, name: str, text: str) -> Sheet:
+    """``custom_weapon Oar`` = ``handed 2, speed 7, bludgeon 5, skill Clubs/Maces`` defines (or redefines)
+    a weapon of the sheet's own in the table's terms and carries it; ``none`` removes it."""
+    key = name.lower()
+    others = tuple(w for w in sheet.custom_weapons if w.name.lower() != key)
+    carried = tuple(w for w in sheet.weapons if w.lower() != key)
+    if text.lower() in _NONE_WORDS:
+        if len(others) == len(sheet.custom_weapons):
+            raise NotFound(f"{sheet.name} has no custom weapon `{name}`.")
+        return validate(dataclasses.replace(sheet, custom_weapons=others, weapons=carried))
+    row: dict[str, str] = {"name": name}
+    for part in text.split(","):
+        field_name, _, value = part.strip().partition(" ")
+        if not value.strip():
+            raise InvalidInput(
+                f"`{part.strip()}`: write the weapon like `handed 2, speed 7, bludgeon 5, skill Clubs/Maces`."
+            )
+        row[field_name.lower()] = value.strip()
+    problems: list[FieldProblem] = []
+    weapon = tables.weapon_row(row, f"custom_weapon {name}", problems)
+    if weapon is None:
+        raise ValidationError(problems, f"The custom weapon {name!r}")
+    return validate(
+        dataclasses.replace(sheet, custom_weapons=(*others, weapon), weapons=(*carried, weapon.name))
+    )
 
 
 def add_weapon(sheet: Sheet, name: str) -> Sheet:
@@ -358,7 +387,7 @@ def remove_weapon(sheet: Sheet, name: str) -> Sheet:
 
 def field_names(sheet: Sheet | None = None) -> tuple[str, ...]:
     """Autocomplete for ``/character set``: attributes, sheet fields, then known and common skills."""
-    names = [a.title() for a in ATTRIBUTES] + list(SYSTEM_FIELDS)
+    names = [a.title() for a in ATTRIBUTES] + list(SYSTEM_FIELDS) + ["custom_weapon <name>"]
     skills = {n for n, _ in sheet.skills} if sheet else set()
     skills |= set(DEFENSE_SKILLS) | {
         w.skill for w in (*tables.weapons(), *(sheet.custom_weapons if sheet else ()))

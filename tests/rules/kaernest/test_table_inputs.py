@@ -241,3 +241,17 @@ def test_a_sheet_refresh_takes_equipment_and_skills_and_keeps_luck_and_damage():
     izuki_now = out.state.get("izuki")
     assert (izuki_now.damage, izuki_now.sheet.luck, izuki_now.sheet.skill("Swords")) == (3, 2, 7)
     assert K.refresh_sheet(out.state, "izuki", edited, HOUSE).events == ()
+
+
+def test_a_custom_weapon_can_be_defined_with_character_set():
+    sheet = K.set_sheet_field(
+        izuki(), "custom_weapon Oar", "handed 2, speed 7, bludgeon 5, skill Clubs/Maces"
+    )
+    assert sheet.weapons == ("Sword, Short", "Oar")
+    oar = sheet.weapon("oar")
+    assert (oar.grips, oar.speed(2), oar.damage("bludgeon", 2), oar.skill) == ((2,), 7, 5, "Clubs/Maces")
+    assert K.sheet_from_dict(K.sheet_to_dict(sheet)) == sheet
+    gone = K.set_sheet_field(sheet, "custom_weapon Oar", "none")
+    assert gone.weapons == ("Sword, Short",) and gone.custom_weapons == ()
+    with pytest.raises(ValidationError, match="speed"):
+        K.set_sheet_field(izuki(), "custom_weapon Oar", "handed 2, speed fast, bludgeon 5, skill Clubs")
