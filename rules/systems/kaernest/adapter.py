@@ -12,8 +12,9 @@ Readings the protocol leaves to each system (RULES.md §2; COMMANDS.md):
 - **Initiative.** Rolled at ``begin`` by the core (NPCs per house rule ``npc_initiative``). Combatants that are
   up without initiative (joined after ``begin``, or woken by ``gm_heal``/``gm_set damage``) roll at the next
   ``gm_heal``, ``end_turn`` or ``gm_next``: those are the calls that carry dice.
-- **Surprise.** A flat bonus added after the roll to every combatant of the ``attackers`` side (a ``Note``
-  and an ``InitiativeSet`` per combatant show it), kept within 1 … 30. ``attackers`` has no other meaning here.
+- **Surprise.** A flat bonus added to the roll of every combatant of the ``attackers`` side (a ``Note`` and
+  a ``surprise`` term in each ``InitiativeRolled`` show it), kept within 1 … 30, before ties are settled.
+  ``attackers`` has no other meaning here.
 - **NPCs.** ``is_pc`` decides the sheet's ``npc`` flag in the encounter (the NPC initiative rule reads it);
   ``distance`` has no Kaernest meaning. A sheet equal to a creature template (apart from its name) enters in
   the template's posture (the Berserker is aggressive).
@@ -330,16 +331,11 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
             if side is None:
                 sides = sorted({c.side for c in state.combatants})
                 raise InvalidInput(f"Nobody is on the side `{attackers}`. Sides: {', '.join(sides)}.")
-        out = api.roll_initiative(state, dice, house)
+        bonus = {c.id: surprise for c in state.combatants if side is not None and c.side == side}
+        out = initiative.roll_initiative(state, dice, house, surprise=bonus)
         state, events = out.state, list(out.events)
         if side is not None:
-            events.append(Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
-            for c in state.combatants:
-                if c.side == side and c.initiative is not None:
-                    value = min(initiative.CAP, max(initiative.FLOOR, c.initiative + surprise))
-                    out = api.set_initiative(state, c.id, value)
-                    state = out.state
-                    events.extend(out.events)
+            events.insert(0, Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
         state = dataclasses.replace(state, turn_serial=1)
         out = api.advance(state, dice, house)
         return Outcome(out.state, (*events, *out.events))

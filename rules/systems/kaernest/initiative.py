@@ -20,7 +20,7 @@ initiative die of the same operation, in entry order, and each tie is announced 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotAllowed
@@ -67,9 +67,11 @@ def roll_initiative(
     *,
     luck: Iterable[str] = (),
     reroll: Iterable[str] = (),
+    surprise: Mapping[str, int] | None = None,
 ) -> Outcome[KaernestState]:
     """Roll for every combatant that is up and has no initiative (or is named in ``reroll``), in entry
-    order. ``luck``: the ids whose players add Luck."""
+    order. ``luck``: the ids whose players add Luck; ``surprise``: a flat bonus per id (an ambushing side),
+    added before the cap and before ties are settled."""
     luck = set(luck)
     reroll = set(reroll)
     for cid in luck | reroll:
@@ -87,6 +89,8 @@ def roll_initiative(
             continue
         spends = combatant.id in luck and combatant.sheet.luck > 0
         terms = initiative_terms(combatant, spends)
+        if surprise and surprise.get(combatant.id):
+            terms = (*terms, Modifier("surprise", surprise[combatant.id]))
         if combatant.npc and house.npc_initiative == "fixed":
             roll, drawn, fixed = NPC_ROLL, (), True
         else:
