@@ -169,6 +169,8 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
             )
             for a in sheet.armour
         )
+        if sheet.shield:
+            armour += (("Shield", sheet.shield),)
         table = sheet.table()
         health = (
             ("Table", f"{table.name} (d{table.die})"),
