@@ -38,7 +38,7 @@ from bot.store import Store, characters_key, versioned_delete, versioned_update
 from cogs import _render_characters as text
 from rules.encounter import System
 from rules.errors import NotAllowed, NotFound, ValidationError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
 NAME_MAX = 64
 ID_REFERENCE = re.compile(r"#([0-9]{1,19})")
@@ -465,4 +465,4 @@ class CharacterBook:
 
 def known_system(name: str | None) -> str | None:
     key = (name or "").strip().lower()
-    return key if key in SYSTEM_NAMES else None
+    return key if key in system_names() else None

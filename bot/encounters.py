@@ -25,7 +25,6 @@ stops there); ``undo`` restores the snapshot of the oldest of the last N changes
 from __future__ import annotations
 
 import copy
-import inspect
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -380,13 +379,6 @@ async def log_rows(bot: EncounterBot, encounter_id: int, count: int) -> tuple[li
 # --- the change path ------------------------------------------------------------------------------------
 
 
-def _accepts_dice(method: Callable[..., Any]) -> bool:
-    try:
-        return "dice" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 @dataclass
 class EncounterEdit:
     """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here."""
@@ -479,9 +471,6 @@ class EncounterEdit:
         self.session.add(row)
         await self.session.flush()
         self.combatants.append(row)
-        kwargs: dict[str, Any] = {}
-        if _accepts_dice(self.system.add_combatant):
-            kwargs["dice"] = self.dice
         self.apply(
             self.system.add_combatant(
                 self.state,
@@ -491,7 +480,7 @@ class EncounterEdit:
                 distance=distance,
                 is_pc=is_pc,
                 house=self.house,
-                **kwargs,
+                dice=self.dice,
             )
         )
         return row

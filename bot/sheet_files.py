@@ -4,7 +4,7 @@ The file shape (JSON, YAML or TOML; export writes JSON)::
 
     {"system": "d6", "name": "Ana", ...every other field exactly as the system's ``sheet_to_dict`` gives it}
 
-``system`` (``nyra``, ``kaernest`` or ``d6``) and ``name`` come first; the rest is the system's own sheet
+``system`` (a registered system's name) and ``name`` come first; the rest is the system's own sheet
 document (a ``system`` key it writes itself is replaced by ours). ``export_bytes`` writes that shape and
 ``read_sheet`` reads it back into an equal sheet.
 
@@ -33,7 +33,7 @@ from bot.characters import name_problem
 from bot.errors import BotError
 from cogs import _render_characters as text
 from rules.errors import FieldProblem, RulesError, ValidationError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
 log = logging.getLogger(__name__)
 
@@ -308,7 +308,7 @@ def sheet_from_document(filename: str, document: Mapping[str, Any]) -> ImportedS
     system: str | None = None
     if "system" not in document:
         problems.append(FieldProblem("system", text.problem_missing_system()))
-    elif isinstance(raw_system, str) and raw_system.strip().lower() in SYSTEM_NAMES:
+    elif isinstance(raw_system, str) and raw_system.strip().lower() in system_names():
         system = raw_system.strip().lower()
     else:
         problems.append(FieldProblem("system", text.problem_unknown_system(raw_system)))

@@ -7,10 +7,19 @@ from __future__ import annotations
 
 from discord.utils import escape_markdown, escape_mentions
 
+from rules.errors import RulesError
+from rules.systems.registry import get_system
+
 MAX_MESSAGE = 2000
 MAX_REASON = 100
 
-SYSTEM_NAMES = {"nyra": "Nyra", "kaernest": "Kaernest", "d6": "the D6 campaign"}
+
+def system_title(name: str) -> str:
+    """How a channel's system is announced ("the D6 campaign"); a name no longer registered as itself."""
+    try:
+        return get_system(name).title
+    except RulesError:
+        return name
 
 
 def _clean(text: str, limit: int = MAX_REASON) -> str:
@@ -91,7 +100,7 @@ def guild_only() -> str:
 
 def system_set(system: str, *, thread: bool) -> str:
     where = "this thread" if thread else "this channel (and its threads, unless they set their own)"
-    return f"⚙️ The rule system of {where} is now **{SYSTEM_NAMES.get(system, system)}**."
+    return f"⚙️ The rule system of {where} is now **{system_title(system)}**."
 
 
 def role_set(role_id: int) -> str:

@@ -12,14 +12,16 @@ import discord
 from discord.utils import escape_markdown, escape_mentions
 
 from rules.encounter import SheetView
-from rules.errors import FieldProblem
+from rules.errors import FieldProblem, RulesError
+from rules.systems.registry import get_system, system_names
 
 MAX_MESSAGE = 2000
 NAME_MAX = 64
 IMPORT_MAX_KB = 256
 
-SYSTEM_TITLES = {"nyra": "Nyra", "kaernest": "Kaernest", "d6": "D6"}
+# Sheet embed colours; any other system gets the neutral one.
 SYSTEM_COLOURS = {"nyra": 0x7E57C2, "kaernest": 0xC0392B, "d6": 0x2E86C1}
+NEUTRAL_COLOUR = 0x95A5A6
 
 # Discord embed limits
 EMBED_TITLE = 256
@@ -51,7 +53,16 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
 
 
 def system_title(system: str) -> str:
-    return SYSTEM_TITLES.get(system, system)
+    """How a sheet is labelled ("D6"); a name no longer registered as itself."""
+    try:
+        return get_system(system).short_title
+    except RulesError:
+        return system
+
+
+def _system_list() -> str:
+    *rest, last = system_names()
+    return f"{', '.join(rest)} or {last}" if rest else last
 
 
 def mention(user_id: int) -> str:
@@ -247,7 +258,7 @@ def sheet_embed(view: SheetView, system: str, owner_id: int) -> discord.Embed:
     """The sheet as an embed within Discord's limits (long sections continue in further fields)."""
     embed = discord.Embed(
         title=fit(clean(view.title, EMBED_TITLE - 20) + f" · {system_title(system)}", EMBED_TITLE),
-        colour=SYSTEM_COLOURS.get(system, 0x95A5A6),
+        colour=SYSTEM_COLOURS.get(system, NEUTRAL_COLOUR),
     )
     footer = f"{system_title(system)} sheet · see /character show · change with /character set"
     embed.set_footer(text=footer)
@@ -333,11 +344,11 @@ def file_download_failed() -> str:
 
 
 def problem_missing_system() -> str:
-    return "is missing: say which rule system the sheet is for (nyra, kaernest or d6)"
+    return f"is missing: say which rule system the sheet is for ({_system_list()})"
 
 
 def problem_unknown_system(value: object) -> str:
-    return f"{code(value, 40)} is not a rule system here; use nyra, kaernest or d6"
+    return f"{code(value, 40)} is not a rule system here; use {_system_list()}"
 
 
 def problem_missing_name() -> str:

@@ -15,8 +15,10 @@ from typing import Any
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from cogs._render import SYSTEM_NAMES, mention
+from cogs._render import mention, system_title
 from rules.encounter import CombatantView, TrackerView, TurnStatus
+from rules.errors import RulesError
+from rules.systems.registry import get_system
 
 MAX_MESSAGE = 2000
 MAX_DESCRIPTION = 4096
@@ -75,10 +77,6 @@ def fit(text: str, limit: int = MAX_MESSAGE) -> str:
         out.append(line)
         used += len(line) + 1
     return "\n".join(out)
-
-
-def system_title(name: str) -> str:
-    return SYSTEM_NAMES.get(name, name)
 
 
 # --- refusals (the change path and the cogs raise BotError with these) ------------------------------------
@@ -251,12 +249,19 @@ def undone(summaries: Sequence[str]) -> str:
     return fit("\n".join(lines))
 
 
+def _round_word(system: str) -> str:
+    try:
+        return get_system(system).traits.round_word
+    except RulesError:
+        return "round"
+
+
 def clock_label(tracker: TrackerView) -> str:
     if tracker.minute is not None:
         segment = f", segment {tracker.segment}" if tracker.segment is not None else ""
         return f"minute {tracker.minute}{segment}"
     if tracker.round is not None:
-        return ("phase" if tracker.system == "nyra" else "round") + f" {tracker.round}"
+        return f"{_round_word(tracker.system)} {tracker.round}"
     return ""
 
 

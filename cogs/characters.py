@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -33,6 +33,7 @@ from cogs import _autocomplete_characters as ac
 from cogs import _render_characters as text
 from cogs._checks import is_gm, where
 from rules.errors import RulesError
+from rules.systems.registry import system_names
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -144,7 +145,8 @@ def delete_view(record: CharacterRecord) -> discord.ui.View:
     return view
 
 
-SystemChoice = Literal["nyra", "kaernest", "d6"]
+# Built when the extension loads, so every system registered by then is offered.
+SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in system_names()]
 
 
 @app_commands.guild_only()
@@ -177,11 +179,12 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         name="The character's name (1 to 64 characters; unique among your characters here)",
         system="The rule system (default: this channel's)",
     )
+    @app_commands.choices(system=SYSTEM_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Fray],
         name: app_commands.Range[str, 0, 100],
-        system: SystemChoice | None = None,
+        system: str | None = None,
     ) -> None:
         here = where(interaction)
         name = check_name(name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 
 import pytest
@@ -11,17 +10,9 @@ from hypothesis import strategies as st
 
 from bot import sheet_files as sf
 from rules.errors import RulesError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
-
-def available(system: str) -> bool:
-    return importlib.util.find_spec(f"rules.systems.{system}.adapter") is not None
-
-
-SYSTEMS = [
-    pytest.param(s, marks=pytest.mark.skipif(not available(s), reason=f"no {s} adapter yet"))
-    for s in SYSTEM_NAMES
-]
+SYSTEMS = system_names()
 
 
 # --- formats ------------------------------------------------------------------------------------------
@@ -176,7 +167,7 @@ def test_any_bytes_parse_or_raise_our_error(filename: str, data: bytes) -> None:
 
 
 @settings(derandomize=True, max_examples=200, deadline=None)
-@given(system=st.sampled_from([s for s in SYSTEM_NAMES if available(s)]), extra=documents)
+@given(system=st.sampled_from(list(system_names())), extra=documents)
 def test_any_document_is_a_sheet_or_a_list_of_located_problems(system: str, extra: object) -> None:
     rules = get_system(system)
     document = sf.export_document(system, rules.sheet_to_dict(rules.new_sheet("Ana")))

@@ -1,4 +1,4 @@
-"""Kaernest behind ``rules.encounter.System``: a thin translation onto the pure core (``api`` and friends).
+"""Kaernest behind ``rules.encounter.System``: a thin translation onto the pure core (the section modules).
 
 Readings the protocol leaves to each system (RULES.md §2; COMMANDS.md):
 
@@ -21,8 +21,8 @@ Readings the protocol leaves to each system (RULES.md §2; COMMANDS.md):
 - **Checks.** ``stat`` is an attribute, a skill, or ``"Attribute + Skill"``; ``difficulty`` is empty or a
   signed whole number added to the target with ``bonus`` (Kaernest has no difficulty ladder). In an
   encounter the shell passes ``state`` and the combatant ``cid``: its wound penalty applies (RULES.md §4).
-- **Luck.** ``add_combatant(luck=True)`` or ``spend_luck`` before its initiative is rolled: the roll adds
-  Luck, which is then used up for the fight (``initiative.py``).
+- **Luck.** ``spend_luck`` (at `/encounter join`, or before its initiative is rolled): the roll adds Luck,
+  which is then used up for the fight (``initiative.py``).
 - **Initiative ties.** Higher Instinct, then a kept d12 roll-off (RULES.md §4), announced by
   ``InitiativeTied``; a ``gm_set initiative`` that makes a new tie rolls it off with the ``dice`` given.
 - **Wound effects.** ``set_wound_effect``: the GM writes what a (called-shot) wound does.
@@ -41,14 +41,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.encounter import CombatantView, SheetView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, SheetView, System, TrackerView, Traits, TurnStatus
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.kaernest import api, clock, creatures, defense, initiative, refresh, tables, timeline
 from rules.systems.kaernest import check as checks
+from rules.systems.kaernest import clock, creatures, defense, initiative, refresh, tables, timeline
 from rules.systems.kaernest import encounter as roster
 from rules.systems.kaernest import sheet as sheets
+from rules.systems.kaernest import state as states
 from rules.systems.kaernest.adapter_actions import KaernestActions
 from rules.systems.kaernest.house import BOOK as HOUSE_BOOK
 from rules.systems.kaernest.house import HouseRules
@@ -136,41 +137,43 @@ def _template_posture(sheet: Sheet) -> str:
 class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
+    short_title = "Kaernest"
+    traits = Traits(segment_timeline=True, gm_options=("bonus", "circumstance", "speed", "cost"))
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> Sheet:
-        return api.new_sheet(name)
+        return sheets.new_sheet(name)
 
     def sheet_from_dict(self, raw: Mapping[str, Any]) -> Sheet:
-        return api.sheet_from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
+        return sheets.from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
 
     def sheet_to_dict(self, sheet: Sheet) -> dict[str, Any]:
-        return api.sheet_to_dict(sheet)
+        return sheet.to_dict()
 
     def sheet_name(self, sheet: Sheet) -> str:
         return sheet.name
 
     def rename_sheet(self, sheet: Sheet, name: str) -> Sheet:
-        return api.set_field(sheet, "name", name)
+        return sheets.set_field(sheet, "name", name)
 
     def sheet_fields(self) -> tuple[str, ...]:
-        return api.sheet_fields()
+        return sheets.field_names()
 
     def set_sheet_field(self, sheet: Sheet, field: str, text: str) -> Sheet:
-        return api.set_field(sheet, field, text)
+        return sheets.set_field(sheet, field, text)
 
     def weapon_names(self) -> tuple[str, ...]:
-        return api.weapon_names()
+        return tables.weapon_names()
 
     def armour_names(self) -> tuple[str, ...]:
-        return api.armour_names()
+        return tables.armour_names()
 
     def sheet_weapons(self, sheet: Sheet) -> tuple[str, ...]:
         return sheet.weapons
 
     def set_weapon(self, sheet: Sheet, name: str, *, remove: bool = False) -> Sheet:
-        return api.remove_weapon(sheet, name) if remove else api.add_weapon(sheet, name)
+        return sheets.remove_weapon(sheet, name) if remove else sheets.add_weapon(sheet, name)
 
     def set_armour(
         self, sheet: Sheet, name: str, *, location: str | None = None, remove: bool = False
@@ -180,8 +183,8 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if remove:
             if not sheet.armour or tables.armour(name).name != sheet.armour:
                 raise NotAllowed(f"{sheet.name} does not wear {name}.")
-            return api.set_field(sheet, "armour", "none")
-        return api.set_field(sheet, "armour", name)
+            return sheets.set_field(sheet, "armour", "none")
+        return sheets.set_field(sheet, "armour", name)
 
     def sheet_view(self, sheet: Sheet) -> SheetView:
         attributes = [(a.title(), str(getattr(sheet, a))) for a in sheets.ATTRIBUTES]
@@ -222,10 +225,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         return SheetView(f"{sheet.name} (NPC)" if sheet.npc else sheet.name, tuple(sections))
 
     def creature_names(self) -> tuple[str, ...]:
-        return api.creature_names()
+        return creatures.creature_names()
 
     def creature_sheet(self, template: str, name: str) -> Sheet:
-        return api.sheet_from_template(template, name)[0]
+        return creatures.from_template(template, name)[0]
 
     # -- checks --------------------------------------------------------------------------------------
     def check_stats(self, sheet: Sheet) -> tuple[str, ...]:
@@ -269,13 +272,13 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
 
     # -- encounter state -----------------------------------------------------------------------------
     def new_state(self) -> KaernestState:
-        return api.new_state()
+        return KaernestState()
 
     def state_to_dict(self, state: KaernestState) -> dict[str, Any]:
-        return api.state_to_dict(state)
+        return state.to_dict()
 
     def state_from_dict(self, raw: Mapping[str, Any]) -> KaernestState:
-        return api.state_from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
+        return states.from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
 
     def add_combatant(
         self,
@@ -288,16 +291,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         is_pc: bool,
         house: HouseRules,
         dice: DiceSource | None = None,  # unused: joining never rolls here
-        luck: bool = False,
     ) -> Outcome[KaernestState]:
-        """``luck``: the player adds Luck to the initiative roll still to come (RULES.md §4)."""
         posture = _template_posture(sheet)
         entered = dataclasses.replace(sheet, npc=not is_pc)
-        out = api.add_combatant(state, cid, entered, side=side, posture=posture)  # type: ignore[arg-type]
-        if not luck:
-            return out
-        pledged = initiative.pledge_luck(out.state, cid, house)
-        return Outcome(pledged.state, (*out.events, *pledged.events))
+        return roster.add_combatant(state, cid, entered, side=side, posture=posture)  # type: ignore[arg-type]
 
     def spend_luck(
         self, state: KaernestState, cid: str, house: HouseRules, *, pledge: bool = True
@@ -306,7 +303,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         return initiative.pledge_luck(state, cid, house, pledge=pledge)
 
     def remove_combatant(self, state: KaernestState, cid: str, house: HouseRules) -> Outcome[KaernestState]:
-        return api.remove_combatant(state, cid)
+        return roster.remove_combatant(state, cid)
 
     def begin(
         self,
@@ -337,7 +334,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if side is not None:
             events.insert(0, Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
         state = dataclasses.replace(state, turn_serial=1)
-        out = api.advance(state, dice, house)
+        out = timeline.advance(state, dice, house)
         return Outcome(out.state, (*events, *out.events))
 
     def turn(self, state: KaernestState) -> TurnStatus:
@@ -355,7 +352,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         self, state: KaernestState, events: list[Event], dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
         """Roll for anyone up without initiative, then run the clock to the next declaration."""
-        for step in (api.roll_initiative, api.advance):
+        for step in (initiative.roll_initiative, timeline.advance):
             out = step(state, dice, house)
             state = out.state
             events.extend(out.events)
@@ -370,7 +367,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         self, state: KaernestState, cid: str, dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
         self._require_begun(state)
-        out = api.end_turn(state, cid, dice, house)  # NotAllowed unless cid owes the declaration now
+        out = timeline.wait(state, cid, dice, house)  # NotAllowed unless cid owes the declaration now
         return self._settle(out.state, list(out.events), dice, house)
 
     def gm_next(self, state: KaernestState, dice: DiceSource, house: HouseRules) -> Outcome[KaernestState]:
@@ -378,7 +375,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         events: list[Event] = []
         current = timeline.on_turn(state)
         if current is not None:
-            out = api.end_turn(state, current.id, dice, house)
+            out = timeline.wait(state, current.id, dice, house)
             state, events = out.state, list(out.events)
         out = self._settle(state, events, dice, house)
         if timeline.next_due(out.state).kind == "idle":
@@ -399,15 +396,24 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         dice: DiceSource,
         house: HouseRules,
     ) -> Outcome[KaernestState]:
-        return api.gm_damage(state, cid, amount, house, location=location)
+        return roster.gm_damage(state, cid, amount, house, location=location)
 
     def gm_heal(
-        self, state: KaernestState, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: KaernestState,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[KaernestState]:
-        out = api.gm_heal(state, cid, amount)
+        if location:
+            raise InvalidInput("Kaernest damage is not kept per location: leave out `location`.")
+        out = roster.gm_heal(state, cid, amount)
         if not state.begun:
             return out
-        rolled = api.roll_initiative(out.state, dice, house)  # back up: initiative again (seed)
+        rolled = initiative.roll_initiative(out.state, dice, house)  # back up: initiative again (seed)
         return Outcome(rolled.state, (*out.events, *rolled.events))
 
     def gm_fields(self) -> tuple[str, ...]:
@@ -430,7 +436,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         elif key == "posture":
             if defense.posture_of(text) == state.get(cid).posture:
                 raise NotAllowed(f"{state.get(cid).name} is already {defense.posture_of(text)}.")
-            out = api.set_posture(state, cid, text)
+            out = defense.set_posture(state, cid, text)
         elif key == "damage":
             out = roster.set_damage(state, cid, _whole("damage", text))
         elif key == "luck":
@@ -480,10 +486,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if remove:
             if c.posture != posture:
                 raise NotAllowed(f"{c.name} is not {word}.")
-            return api.set_posture(state, cid, "passive")
+            return defense.set_posture(state, cid, "passive")
         if c.posture == posture:
             raise NotAllowed(f"{c.name} is already {word}.")
-        return api.set_posture(state, cid, posture)
+        return defense.set_posture(state, cid, posture)
 
     def new_instance(self, state: KaernestState, house: HouseRules) -> Outcome[KaernestState]:
         raise NotAllowed("Only the D6 campaign has heal-pool instances.")
@@ -544,4 +550,4 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = KaernestSystem()
+SYSTEM: System[KaernestState, Sheet, HouseRules] = KaernestSystem()

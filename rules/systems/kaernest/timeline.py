@@ -38,8 +38,8 @@ from rules.systems.kaernest.state import ELEMENTS, Combatant, KaernestState, Pen
 # seed's "time is measured in minutes and hours") bounds typing mistakes.
 MAX_SPEED = 30 * 60
 MAX_MODIFIER = 30
-# The GM's `bonus` has the range the `/attack` option states for every system.
-MAX_BONUS = 100
+# The range of the GM's `bonus` (the `/attack` option states each system's).
+MAX_BONUS = MAX_MODIFIER
 MAX_TEXT = 200
 
 

@@ -53,8 +53,8 @@ from rules.systems.nyra.state import STANCES, NyraCombat, NyraCombatant
 from rules.systems.nyra.turns import finish_turn
 from rules.systems.nyra.weapons import DamageType
 
-# The range the `/attack` option states for every system.
-MAX_BONUS = 100
+# The range of the GM's `bonus` (the `/attack` option states each system's).
+MAX_BONUS = 20
 DODGE = "Dodge"
 DEFENSE = "Defense"
 

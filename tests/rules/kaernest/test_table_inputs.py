@@ -28,11 +28,12 @@ def andretti(**fields):
 
 
 def joined(entries, house=HOUSE, luck=()):
+    """Join in order; the ids in ``luck`` pledge their Luck as they join (what `/encounter join luck` does)."""
     state = K.new_state()
     for cid, sheet in entries:
-        state = K.add_combatant(
-            state, cid, sheet, side=cid, distance=0, is_pc=True, house=house, luck=cid in luck
-        ).state
+        state = K.add_combatant(state, cid, sheet, side=cid, distance=0, is_pc=True, house=house).state
+        if cid in luck:
+            state = K.spend_luck(state, cid, house).state
     return state
 
 
