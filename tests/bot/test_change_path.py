@@ -349,7 +349,7 @@ async def test_migration_0004_gives_existing_characters_a_version(bot_settings: 
                 {"owner": PIA, "system": SYSTEM, "at": datetime(2026, 1, 1)},
             )
             await conn.execute(sa.text("INSERT INTO reminder_config (channel_id, guild_id) VALUES (10, 1)"))
-        assert await migrate(engine) == "0004"
+        assert await migrate(engine, "0004") == "0004"
         async with engine.connect() as conn:
             rows = (await conn.execute(sa.text("SELECT name, version FROM character"))).all()
             reminders = (await conn.execute(sa.text("SELECT channel_id, version FROM reminder_config"))).all()

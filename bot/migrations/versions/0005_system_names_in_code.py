@@ -8,7 +8,7 @@ procedure for removing a CHECK constraint (sqlite.org/lang_altertable.html, "oth
 changes"), which leaves the table's data and format untouched.
 
 Revision ID: 0005
-Revises: 0003
+Revises: 0004
 Create Date: 2026-12-01 10:00:00.000000
 """
 
@@ -21,7 +21,7 @@ from alembic import op
 
 
 revision: str = '0005'
-down_revision: str | None = '0003'
+down_revision: str | None = '0004'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
