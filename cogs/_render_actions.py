@@ -274,6 +274,16 @@ def k_attack(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     return with_dice(line, e)
 
 
+def k_active_defense(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
+    verdict = "success (interrupted)" if e.get("success") else "failure: passive defense"
+    return with_dice(
+        f"🛡️ {_at(e.get('minute'), e.get('segment'))} {who(n, e.get('defender'))}'s active defense against "
+        f"{who(n, e.get('attacker'))}: active defense target {e.get('target')} ({mods_text(e.get('modifiers'))}), "
+        f"rolled {e.get('total')} → **{verdict}**",
+        e,
+    )
+
+
 def k_interrupted(e: Mapping[str, Any], n: Mapping[str, str]) -> str:
     return (
         f"↩️ {who(n, e.get('attacker'))}'s attack on {who(n, e.get('defender'))} is interrupted: it restarts at "
@@ -343,6 +353,7 @@ KAERNEST: dict[str, Line] = {
     "ActionDeclared": k_declared,
     "AttackResolved": k_attack,
     "AttackInterrupted": k_interrupted,
+    "ActiveDefenseRolled": k_active_defense,
     "DamageRolled": k_damage,
     "DamageTaken": k_taken,
     "ClockAdvanced": k_clock,
@@ -754,3 +765,12 @@ def bonus_range(low: int, high: int, value: int) -> str:
 
 def not_yours(name: str) -> str:
     return f"**{clean(name, 64)}** is not your combatant; only its player (or a GM with `as`) acts for it."
+
+
+def gm_options_only(options: Sequence[str], system: str, *, check: bool = False) -> str:
+    named = ", ".join(f"`{o}`" for o in options)
+    ask = "who can roll the check with it" if check else "who can act for you with `as`"
+    return (
+        f"In {system} {named} {'is' if len(options) == 1 else 'are'} the GM's to give (RULES.md §4), not the "
+        f"player's; leave it out, or ask your GM, {ask}."
+    )
