@@ -5,8 +5,8 @@
   come over; what the fight changed stays, and an event says what changed). Combatants without a
   character (NPCs from templates) keep their copy.
 - ``keep_sheet_fields``: after the encounter change has committed, values the fight settled for good
-  (``SheetFieldKept``: a Nyra Sequence rolled once) are written to the characters through the characters'
-  own change path (their owner's lock, a version-checked save). A character changed or deleted meanwhile
+  (``SheetFieldKept``: a Nyra Sequence rolled once) are written to the player characters through the
+  characters' own change path (their owner's lock, a version-checked save). A character changed or deleted meanwhile
   keeps its sheet; the value stays in the fight, and a missing Sequence is rolled again next fight.
 """
 
@@ -56,7 +56,8 @@ async def keep_sheet_fields(store: Any, edit: EncounterEdit) -> None:
         if not isinstance(event, SheetFieldKept):
             continue
         row = edit.by_key(event.combatant)
-        if row is None or row.character_id is None:
+        # Only a player's own character: NPC copies of a GM's sheet would overwrite each other.
+        if row is None or row.character_id is None or not row.is_pc:
             continue
         record = await book.get(row.character_id)
         if record is None or record.system != edit.encounter.system:

@@ -774,3 +774,9 @@ def gm_options_only(options: Sequence[str], system: str, *, check: bool = False)
         f"In {system} {named} {'is' if len(options) == 1 else 'are'} the GM's to give (RULES.md §4), not the "
         f"player's; leave it out, or ask your GM, {ask}."
     )
+
+
+def luck_title(name: str, off: bool) -> str:
+    if off:
+        return f"🍀 **{clean(name, 64)}** keeps its Luck out of its initiative roll."
+    return f"🍀 **{clean(name, 64)}** will add its Luck to its initiative roll."

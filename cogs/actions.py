@@ -333,6 +333,35 @@ class DeathSaveButton(
 DYNAMIC_ITEMS = (DeathSaveButton,)
 
 
+# --- /initiative luck -----------------------------------------------------------------------------------
+
+
+async def run_luck(interaction: discord.Interaction[Any], off: bool, as_name: str | None) -> None:
+    """RULES.md §4: Luck pledged (or taken back) before the combatant's initiative is rolled."""
+    bot = interaction.client
+    gm = await is_gm(interaction) if as_name else False
+    async with edit_encounter(bot, where(interaction), interaction.user.id, "initiative luck") as edit:
+        if as_name:
+            if not gm:
+                raise BotError(enc_text.as_needs_gm())
+            row = edit.combatant(as_name)
+        else:
+            own = [c for c in edit.combatants if c.owner_id == interaction.user.id and c.is_pc]
+            if not own:
+                raise BotError(enc_text.not_your_combatant())
+            row = own[0]
+        edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house, pledge=not off))
+        edit.summary = f"{row.name} {'takes back' if off else 'spends'} Luck on initiative"
+        name = row.name
+    assert edit.result is not None
+    lines = text.resolution_lines(edit.result.system, edit.result.events, edit.result.names)
+    for i, content in enumerate(text.split_messages(text.luck_title(name, off), lines)):
+        if i == 0:
+            await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+
+
 # --- /check ---------------------------------------------------------------------------------------------
 
 
@@ -588,6 +617,15 @@ class Actions(commands.Cog):
     @app_commands.autocomplete(as_=ac.ac_combatant_any)
     async def reroll(self, interaction: discord.Interaction[Fray], as_: str | None = None) -> None:
         await run_action(interaction, "reroll", as_)
+
+    @initiative.command(name="luck", description="Kaernest: add your Luck to your initiative roll to come")
+    @app_commands.rename(as_="as")
+    @app_commands.describe(off="Take the wish back", as_=AS_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def luck(
+        self, interaction: discord.Interaction[Fray], off: bool = False, as_: str | None = None
+    ) -> None:
+        await run_luck(interaction, off, as_)
 
     @app_commands.command(name="lockin", description="D6: resolve the actions declared this turn")
     @app_commands.guild_only()
