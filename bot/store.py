@@ -42,7 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError, Stale
+from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 
 Key = tuple[Hashable, ...]
@@ -60,15 +60,6 @@ def characters_key(guild_id: int, owner_id: int) -> Key:
 
 def guild_key(guild_id: int) -> Key:
     return ("guild", guild_id)
-
-
-class StaleChannel(Stale):
-    """The channel's settings changed between load and save."""
-
-    def __init__(
-        self, reason: str = "This channel's settings changed at the same moment; try again."
-    ) -> None:
-        super().__init__(reason)
 
 
 # --- version-checked writes -----------------------------------------------------------------------------

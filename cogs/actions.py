@@ -43,13 +43,13 @@ from bot.encounters import (
 )
 from bot.errors import BotError, NoSystem
 from bot.models import Combatant
-from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_actions as ac
-from cogs import _render_actions as text
-from cogs import _render_encounters as enc_text
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
 from cogs.encounters import announce_turn, turn_token
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import actions as text
+from cogs.text import encounters as enc_text
 from rules.dice import QueuedDice
 from rules.encounter import Action
 from rules.errors import RulesError
@@ -245,7 +245,7 @@ async def run_action(
         raise BotError(enc_text.stale_button()) from None
     result = edit.result
     assert result is not None
-    lines = text.resolution_lines(system_name, result.events, result.names)
+    lines = text.resolution_lines(result.events, result.names)
     if is_declaration(system_name, kind, lock):
         messages = text.split_messages(text.declared_title(actor_name), lines)
         for i, content in enumerate(messages):
@@ -354,7 +354,7 @@ async def run_luck(interaction: discord.Interaction[Any], off: bool, as_name: st
         edit.summary = f"{row.name} {'takes back' if off else 'spends'} Luck on initiative"
         name = row.name
     assert edit.result is not None
-    lines = text.resolution_lines(edit.result.system, edit.result.events, edit.result.names)
+    lines = text.resolution_lines(edit.result.events, edit.result.names)
     for i, content in enumerate(text.split_messages(text.luck_title(name, off), lines)):
         if i == 0:
             await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
@@ -403,8 +403,7 @@ async def run_check(
             )
         if list(dice.remaining) != queue:
             edit.config.dice_queue = list(dice.remaining)
-    events = [e.to_dict() for e in outcome.events]
-    lines = text.resolution_lines(system.name, events, {})
+    lines = text.resolution_lines(outcome.events, {})
     messages = text.split_messages(text.check_title(record.name, stat), lines)
     for i, content in enumerate(messages):
         if i == 0:

@@ -28,10 +28,10 @@ from discord.ext import commands
 from bot import sheet_files
 from bot.characters import CharacterBook, CharacterError, CharacterRecord, check_name, name_key
 from bot.errors import NoSystem
-from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_characters as ac
-from cogs import _render_characters as text
 from cogs._checks import is_gm, where
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import characters as text
 from rules.errors import RulesError
 from rules.systems.registry import system_names
 

@@ -14,13 +14,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.tree import NO_MENTIONS
-from cogs import _render as render
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
+from cogs.errors import NO_MENTIONS
 from cogs.gm_channel import ChannelGMCommands
 from cogs.gm_encounter import EncounterGMCommands
 from cogs.gm_reminders import ReminderGMCommands
+from cogs.text import gm as render
 from rules.systems.registry import system_names
 
 if TYPE_CHECKING:

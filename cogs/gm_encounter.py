@@ -14,10 +14,10 @@ from discord import app_commands
 
 from bot import encounters
 from bot.encounters import check_range, edit_encounter
-from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location, ac_wound
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
+from cogs.text import encounters as text
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -95,7 +95,9 @@ class EncounterGMCommands:
         assert edit.result is not None
         await reply_change(interaction, f"💚 The GM healed **{text.clean(name)}** by {amount}.", edit.result)
 
-    @app_commands.command(name="wound", description="Kaernest: write what a wound does (a called shot's effect)")
+    @app_commands.command(
+        name="wound", description="Kaernest: write what a wound does (a called shot's effect)"
+    )
     @app_commands.describe(
         target="Whose wound", wound="Which wound (1 = the first)", effect="What it does, up to 500 characters"
     )

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from bot.characters import CharacterBook, CharacterRecord
+from bot.playground.loopback import FakeMember
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember
 
 SYSTEMS = system_names()
 ANY_SYSTEM = system_names()[0]

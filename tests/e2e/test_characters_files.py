@@ -8,10 +8,10 @@ import json
 import pytest
 
 from bot.characters import CharacterBook, CharacterRecord
+from bot.playground.loopback import FakeMember
 from bot.sheet_files import MAX_BYTES
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember
 
 SYSTEMS = system_names()
 ANY_SYSTEM = system_names()[0]

@@ -12,11 +12,11 @@ from sqlalchemy import select
 
 from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
+from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where
 from rules.dice import RandomDice
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember, FakeMessage, InteractionResult
 
 SYSTEMS = system_names()
 
@@ -253,6 +253,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
 
 async def test_the_reminder_loop_can_skip_a_turn(fray: Harness) -> None:
     from bot.encounters import skip_turn
+    from cogs.encounters import announce_in_channel
 
     fray.dice.current = RandomDice(2)
     await setup_gm(fray, "nyra")
@@ -266,6 +267,8 @@ async def test_the_reminder_loop_can_skip_a_turn(fray: Harness) -> None:
     posted = len(fray.fd.channel_messages(fray.channel))
     result = await skip_turn(fray.bot, read.encounter.id, turn.key)
     assert result is not None and result.turn.key != turn.key
+    # the reminder sender (cogs.reminders) announces what the skip returned
+    await announce_in_channel(fray.bot, read.encounter.channel_id, read.encounter.guild_id, result)
     await fray.fd.flush()
     new = fray.fd.channel_messages(fray.channel)[posted:]
     assert new and any(c.startswith("fray:end-turn:") for c in new[-1].custom_ids)

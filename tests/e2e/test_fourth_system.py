@@ -91,3 +91,12 @@ async def test_the_duel_plays_a_turn_through_the_bot(fray: Harness) -> None:
     assert "Brigand** *(NPC)* · wounded" in shown  # a player sees the NPC's state, not its numbers
     status = await fray.fd.invoke(fray.channel, gm, "encounter status", numbers=True)
     assert "HP 3/6" in status.embeds[0]["description"]
+
+
+def test_every_duel_event_has_a_sentence_while_the_duel_is_registered() -> None:
+    from cogs.text.events.registry import renderer_for
+    from tests.fourth_system.events import EVENTS
+
+    with fourth_system.registered():
+        assert all(renderer_for(cls) is not None for cls in EVENTS)
+    assert all(renderer_for(cls) is None for cls in EVENTS)

@@ -11,7 +11,7 @@ import logging
 import mimetypes
 import socket
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from aiohttp import web
@@ -43,11 +43,12 @@ from .world import (
     FakeMessage,
     FakeRole,
     Pings,
+    Snowflakes,
     World,
     iso,
 )
 
-log = logging.getLogger("fakediscord")
+log = logging.getLogger("bot.playground.loopback")
 
 DEFAULT_TOKEN = "MTAxMDEwMTAxMDEwMTAxMDEw.GfAkEd.ZmFrZS10b2tlbi1mb3ItdGVzdHMtb25seQ"
 # Flags a message may carry when sent by a bot (others are ignored like Discord does).
@@ -69,13 +70,16 @@ class FakeDiscord:
         callback_deadline: float | None = 3.0,
         heartbeat_interval_ms: int = 41250,
         strict: bool = True,
+        snowflakes: Snowflakes | None = None,
     ) -> None:
         self.default_timeout = default_timeout
         self.settle = settle
         self.callback_deadline = callback_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.strict = strict
-        self.world = World()
+        self.world = World(snowflakes)
+        # Called with ("create" | "update" | "delete", message) for every message, ephemeral ones too.
+        self.message_watchers: list[Callable[[str, FakeMessage], None]] = []
         self.world.on_change = self._on_world_change
         self.problems: list[str] = []
         self.requests: list[tuple[str, str]] = []
@@ -177,7 +181,7 @@ class FakeDiscord:
         (``client.wait_until_ready``: mind ``guild_ready_timeout``), and close it cleanly on exit."""
         timeout = self.default_timeout if timeout is None else timeout
         with self.redirect_discord():
-            task = asyncio.create_task(client.start(token), name="fakediscord-bot")
+            task = asyncio.create_task(client.start(token), name="loopback-bot")
             try:
                 loop = asyncio.get_running_loop()
                 deadline = loop.time() + timeout
@@ -791,6 +795,7 @@ class FakeDiscord:
         msg.interaction_metadata = meta
         if not msg.ephemeral:
             self._push("MESSAGE_CREATE", self.message_payload(msg))
+        self._watch("create", msg)
         return msg
 
     async def create_channel_message(
@@ -798,6 +803,7 @@ class FakeDiscord:
     ) -> FakeMessage:
         msg = self._message_from(channel, payload, files, author=author.user.to_dict() if author else None)
         self._push("MESSAGE_CREATE", self.message_payload(msg, member=author or channel.guild.bot_member))
+        self._watch("create", msg)
         return msg
 
     async def edit_message(
@@ -824,6 +830,7 @@ class FakeDiscord:
             msg.edited_timestamp = iso()
         if not msg.ephemeral:
             self._push("MESSAGE_UPDATE", self.message_payload(msg))
+        self._watch("update", msg)
 
     async def delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
@@ -832,6 +839,14 @@ class FakeDiscord:
                 "MESSAGE_DELETE",
                 {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)},
             )
+        self._watch("delete", msg)
+
+    def _watch(self, change: str, msg: FakeMessage) -> None:
+        for watcher in self.message_watchers:
+            try:
+                watcher(change, msg)
+            except Exception:  # a watcher (the playground page) must never break Discord's side
+                log.exception("message watcher failed on %s of %s", change, msg.id)
 
     def message_payload(self, msg: FakeMessage, *, member: FakeMember | None = None) -> dict[str, Any]:
         data = msg.to_dict(self.world)

@@ -74,12 +74,23 @@ def iso(ts: float | None = None) -> str:
 
 
 class Snowflakes:
-    """Monotonic snowflake generator (timestamp << 22 | counter)."""
+    """Monotonic snowflake generator (timestamp << 22 | counter).
 
-    def __init__(self) -> None:
-        self._last = 0
+    ``counting_from=N`` hands out N+1, N+2, … until ``follow_clock()``: the playground builds its server with
+    the same ids on every start (the bot's database keys sheets by them) and lets messages follow the clock.
+    """
+
+    def __init__(self, *, counting_from: int | None = None) -> None:
+        self._last = counting_from or 0
+        self._counting = counting_from is not None
+
+    def follow_clock(self) -> None:
+        self._counting = False
 
     def next(self) -> int:
+        if self._counting:
+            self._last += 1
+            return self._last
         value = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
         value = max(value, self._last + 1)
         self._last = value
@@ -448,8 +459,8 @@ _ROLE_MENTION = re.compile(r"<@&(\d{15,21})>")
 class World:
     """All state of the fake Discord. ``on_change(event, data, guild)`` is called for gateway pushes."""
 
-    def __init__(self) -> None:
-        self.snowflakes = Snowflakes()
+    def __init__(self, snowflakes: Snowflakes | None = None) -> None:
+        self.snowflakes = snowflakes or Snowflakes()
         self.bot_user = FakeUser(self.snowflakes.next(), "Fray", bot=True)
         self.application_id = self.bot_user.id
         self.application_flags = 1 << 23 | 1 << 19  # GATEWAY_MESSAGE_CONTENT_LIMITED | GUILD_MEMBERS_LIMITED

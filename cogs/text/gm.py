@@ -1,4 +1,4 @@
-"""Every user-facing sentence of ``/gm dice`` and ``/gm rules``. ``cogs.gm_channel`` only picks and sends these.
+"""Every user-facing sentence of ``/gm system``, ``/gm role``, ``/gm dice`` and ``/gm rules``. ``cogs.gm_channel`` only picks and sends these.
 
 Secrecy of queued dice: the values go only to the GM (ephemeral); the channel gets a short public note with the
 number of dice queued or cleared, never the values, so players know the next dice are physical ones.
@@ -24,6 +24,7 @@ from bot.channel_rules import (
     RulesHere,
     UnknownRule,
 )
+from cogs.text.common import system_title
 from rules.encounter import RuleInfo
 
 MAX_MESSAGE = 2000
@@ -226,3 +227,19 @@ def value_choice(value: str, info: RuleInfo) -> str:
 
 def rule_choice(info: RuleInfo) -> str:
     return _fit(f"{info.name} (now {info.value})", 100)
+
+
+# --- /gm system, /gm role ---------------------------------------------------------------------------------
+
+
+def system_set(system: str, *, thread: bool) -> str:
+    where = "this thread" if thread else "this channel (and its threads, unless they set their own)"
+    return f"⚙️ The rule system of {where} is now **{system_title(system)}**."
+
+
+def role_set(role_id: int) -> str:
+    return f"⚙️ The GM role of this server is now <@&{role_id}>. Members with it (or Manage Server) are GMs."
+
+
+def role_is_everyone() -> str:
+    return "@everyone cannot be the GM role (everyone would be a GM). Pick or create a role for your GMs."

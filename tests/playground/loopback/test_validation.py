@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tests.fakediscord import valid_chat_input_name, validate_commands
-from tests.fakediscord.commands import errors_body
+from bot.playground.loopback import valid_chat_input_name, validate_commands
+from bot.playground.loopback.commands import errors_body
 
 
 def cmd(name="roll", description="Roll dice", options=None, **kw):

@@ -1,6 +1,11 @@
 """The one app-command error handler (tree-level), shared by buttons through ``report_error``.
 
-- ``RulesError`` (the rules' and the bot's domain errors, ``bot.errors``) → its reason, ephemeral;
+It answers members, so it lives with the cogs: ``cogs.error_handler`` installs ``report_error`` as the tree's
+``on_error`` when the bot loads its extensions (``bot/`` imports nothing from ``cogs/``). Its sentences come from
+``cogs.text.errors``.
+
+- ``RulesError`` (the rules' errors keep their ``reason``; the shell's domain errors, ``bot.errors``, carry
+  data and get their sentence from ``cogs.text.errors.describe``) → that sentence, ephemeral;
 - discord.py's check failures and transformer errors → what to do, ephemeral;
 - anything else → logged with its traceback under a short incident id; the member gets an ephemeral apology
   with that id.
@@ -18,7 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs import _render as render
+from cogs.text import errors as render
 from rules.errors import RulesError
 
 log = logging.getLogger(__name__)
@@ -55,7 +60,7 @@ def classify(error: BaseException) -> tuple[str, str | None]:
     """The text to answer with, and the incident id when the error is a bug (``None`` otherwise)."""
     error = unwrap(error)
     if isinstance(error, RulesError):
-        return error.reason, None
+        return render.describe(error), None
     if isinstance(error, app_commands.NoPrivateMessage):
         return render.guild_only(), None
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -128,10 +133,6 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     return incident
 
 
-class FrayTree(app_commands.CommandTree):
-    """The command tree with Fray's one error handler."""
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /
-    ) -> None:
-        await report_error(interaction, error)
+def install(tree: app_commands.CommandTree[Any]) -> None:
+    """Make ``report_error`` the tree's one error handler."""
+    tree.error(report_error)

@@ -1,4 +1,4 @@
-"""Loopback fake Discord for end-to-end tests (see README.md)."""
+"""Loopback fake Discord: the playground's Discord and the end-to-end tests' (see README.md)."""
 
 from .commands import valid_chat_input_name, validate_commands
 from .interactions import CommandNotAvailable, CommandNotFound, InteractionRecord, InteractionResult
@@ -15,6 +15,7 @@ from .world import (
     FakeRole,
     FakeUser,
     Pings,
+    Snowflakes,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "InteractionRecord",
     "InteractionResult",
     "Pings",
+    "Snowflakes",
     "valid_chat_input_name",
     "validate_commands",
 ]

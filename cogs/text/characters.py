@@ -1,5 +1,5 @@
-"""Every user-facing sentence and embed of the ``/character`` feature (and of ``bot.characters`` /
-``bot.sheet_files``, whose errors carry these texts). Nothing here talks to Discord except building
+"""Every user-facing sentence and embed of the ``/character`` feature (``cogs.text.errors`` words the errors of
+``bot.characters`` / ``bot.sheet_files`` with these). Nothing here talks to Discord except building
 ``discord.Embed`` values; functions take plain values and return text (≤ 2000 characters) or embeds within
 Discord's limits.
 """

@@ -15,7 +15,7 @@ import pytest_asyncio
 from discord import app_commands
 from discord.ext import commands
 
-from tests.fakediscord import (
+from bot.playground.loopback import (
     CommandNotAvailable,
     CommandNotFound,
     FakeChannel,

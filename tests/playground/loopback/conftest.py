@@ -1,7 +1,4 @@
-"""Pytest fixture: ``fake_discord`` yields a started FakeDiscord and fails the test if it recorded problems.
-
-Use it from any conftest.py with ``from tests.fakediscord.pytest_plugin import fake_discord  # noqa: F401``.
-"""
+"""``fake_discord``: a started loopback Discord that fails the test if it recorded problems."""
 
 from __future__ import annotations
 
@@ -9,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest_asyncio
 
-from .server import FakeDiscord
+from bot.playground.loopback import FakeDiscord
 
 
 @pytest_asyncio.fixture
