@@ -197,3 +197,45 @@ async def test_equal_initiative_is_announced_with_its_rule(fray: Harness) -> Non
     _, turn = await current(fray)
     read, _ = await current(fray)
     assert turn.actors == (str(read.combatant("A").id),)
+
+
+async def test_defense_needs_a_shield_by_house_rule_and_shields_on_sheets(fray: Harness) -> None:
+    await nyra_duel(fray)
+    await ok(fray, fray.gm, "gm rules", rule="defense_needs_shield", value="on")
+    # Duelist 2 has Defense but no shield and no Dodge: no reaction die; 3 hits, d6 3 Left Arm, 3d6.
+    with fray.script(3, 3, 3, 4, 2):
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    text = resolution(r)
+    assert "no shield" in text and "hit" in text, text
+    await ok(fray, fray.gm, "character set", field="shield", value="Buckler", character="Duelist 2")
+    await ok(fray, fray.player, "turn end")
+    await ok(fray, fray.gm, "turn end")  # Duelist 2's sheet (now with a shield) reached it on its turn
+    with fray.script(7, 1):  # 7 succeeds by 0; Defense 1 by 4: defended
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    assert "Defense" in resolution(r) and "defended" in resolution(r), resolution(r)
+
+
+async def test_a_branch_skill_is_rolled_for_its_weapon(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await ok(fray, fray.player, "character set", field="Swords/Short Sword", value="9")
+    await ok(fray, fray.player, "turn end")
+    await ok(fray, fray.gm, "turn end")
+    with fray.script(9, 1):  # 9 would miss Swords 7; the branch is 9
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    assert "Swords/Short Sword" in resolution(r), resolution(r)
+
+
+async def test_reserved_names_and_custom_weapons_on_sheets(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await ok(fray, fray.player, "character create", name="Izuki")
+    await refused(fray, fray.player, "character set", "cannot be a skill", field="hp", value="20")
+    await ok(
+        fray,
+        fray.player,
+        "character set",
+        field="custom_weapon Oar",
+        value="handed 2, speed 7, bludgeon 5, skill Clubs/Maces",
+    )
+    r = await ok(fray, fray.player, "character show")
+    assert "Oar" in str(r.embeds[0]), r.embeds[0]

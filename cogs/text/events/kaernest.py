@@ -240,7 +240,7 @@ def initiative_tied(e: InitiativeTied, n: Names) -> str:
     if any(e.rolloffs):
         rolls = "; ".join(
             f"{who(n, c)} Instinct {i}" + (f" roll-off {' '.join(str(v) for v in r)}" if r else "")
-            for c, i, r in zip(e.combatants, e.instincts, e.rolloffs, strict=True)
+            for c, i, r in zip(e.combatants, e.instincts, e.rolloffs, strict=False)
         )
         rule = f"higher Instinct, then a d12 roll-off kept for the fight ({rolls})"
     else:

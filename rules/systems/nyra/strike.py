@@ -79,9 +79,7 @@ def stance_reading(defender: NyraCombatant, house: HouseRules) -> str:
     )
     if house.defense_needs_shield and defender.sheet.skill(DEFENSE) is not None:
         shield = defender.sheet.shield
-        reading += (
-            f"; house defense_needs_shield: {f'shield {shield}' if shield else 'no shield, no Defense'}"
-        )
+        reading += f"; shield {shield}" if shield else "; no shield: no Defense"  # defense_needs_shield
     return reading
 
 
