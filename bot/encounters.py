@@ -36,7 +36,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import instances, reminders
+from bot import instances, reminders, sheet_sync
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -643,6 +643,7 @@ class EncounterEdit:
             status = self._restore["encounter"]["status"]
             undo_data = None
         else:
+            await sheet_sync.refresh_turn_sheets(self)  # RULES.md §4: a new turn takes the current sheet
             tracker, turn = self.tracker(), self.turn()
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
@@ -785,6 +786,7 @@ async def edit_encounter(
         )
         yield edit
         await edit._save()
+    await sheet_sync.keep_sheet_fields(bot.store, edit)  # after the commit: the characters' own path
 
 
 async def _instance(

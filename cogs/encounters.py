@@ -398,6 +398,7 @@ class Encounters(
         character="Your character (default: your only one in this system)",
         side="Your side (default: party)",
         distance="How far from the centre of the fight (D6 tie-break), 0-1000",
+        luck="Kaernest: add your Luck to your initiative roll (it is then used up for this fight)",
     )
     @app_commands.autocomplete(character=ac_character, side=ac_side)
     async def join(
@@ -406,6 +407,7 @@ class Encounters(
         character: str | None = None,
         side: str | None = None,
         distance: int = 0,
+        luck: bool = False,
     ) -> None:
         here = where(interaction)
         check_range("distance", distance, 0, MAX_DISTANCE)
@@ -417,7 +419,7 @@ class Encounters(
                 raise BotError(text.already_joined(chosen.name))
             name = check_name(chosen.name)
             sheet = edit.system.sheet_from_dict(chosen.sheet)
-            await edit.add_combatant(
+            row = await edit.add_combatant(
                 sheet,
                 name=name,
                 owner_id=interaction.user.id,
@@ -426,7 +428,9 @@ class Encounters(
                 side=side_name,
                 distance=distance,
             )
-            edit.summary = f"{name} joined ({side_name})"
+            if luck:  # RULES.md §4: Luck is spent on initiative when joining (refused where there is none)
+                edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house))
+            edit.summary = f"{name} joined ({side_name})" + (", spending Luck on initiative" if luck else "")
         assert edit.result is not None
         await reply_change(interaction, text.joined([name], side_name), edit.result)
 

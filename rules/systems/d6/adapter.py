@@ -290,6 +290,9 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         bonus: int,
         dice: DiceSource,
         house: HouseRules,
+        *,
+        state: D6State | None = None,  # D6 checks read nothing from the encounter
+        cid: str | None = None,
     ) -> Outcome[Sheet]:
         """A pool roll of the attribute (a skill adds its dice to its attribute) + ``bonus``; with a
         ``difficulty`` the total must beat it (higher; a tie fails)."""
@@ -421,8 +424,17 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         return gm.gm_damage(state, cid, amount, house)
 
     def gm_heal(
-        self, state: D6State, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: D6State,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[D6State]:
+        if location:
+            raise InvalidInput("D6 HP are not kept per location: leave out `location`.")
         return gm.gm_heal(state, cid, amount)
 
     def gm_fields(self) -> tuple[str, ...]:
@@ -484,6 +496,32 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
     @staticmethod
     def _instance(stored: Mapping[str, Any] | None) -> instance.Instance:
         return instance.Instance.from_dict(stored) if stored else instance.Instance()
+
+    def wounds(self, state: D6State, cid: str) -> tuple[str, ...]:
+        return ()
+
+    def set_wound_effect(
+        self, state: D6State, cid: str, wound: int, effect: str, house: HouseRules
+    ) -> Outcome[D6State]:
+        raise NotAllowed("The D6 campaign has no wounds with effects of their own; use `/gm condition`.")
+
+    def spend_luck(
+        self, state: D6State, cid: str, house: HouseRules, *, pledge: bool = True
+    ) -> Outcome[D6State]:
+        raise NotAllowed("The D6 campaign has no Luck to add to initiative.")
+
+    def refresh_sheet(self, state: D6State, cid: str, sheet: Sheet, house: HouseRules) -> Outcome[D6State]:
+        """RULES.md §4: the character's current sheet reaches its combatant (the name it fights under and
+        everything the fight changed, HP included, stay)."""
+        combatant = state.get(cid)
+        fresh = dataclasses.replace(sheet, name=combatant.sheet.name)
+        if fresh == combatant.sheet:
+            return Outcome(state, ())
+        updated = dataclasses.replace(combatant, sheet=fresh)
+        state = dataclasses.replace(
+            state, combatants=tuple(updated if c.id == cid else c for c in state.combatants)
+        )
+        return Outcome(state, (Note(f"{combatant.name} fights with its edited sheet from now on."),))
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: D6State) -> TrackerView:
