@@ -439,9 +439,9 @@ class ReminderLoop:
         and committed BEFORE anything is sent (the store's change path, with ``compare_and_set`` instead of a
         version: a claim must not make a member's concurrent command stale). The UPDATE only matches if the
         row still has the due time and turn key this tick read, so of several processes (or two ticks, or a member who just acted and
-        rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip. On PostgreSQL the row is
-        locked first with ``FOR UPDATE SKIP LOCKED`` (``claim_row``): a row another process holds is skipped. A crash between the
-        commit and the send loses at most that one reminder; the other order (send, then mark) could send it
+        rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip. On PostgreSQL the row
+        is locked first with ``FOR UPDATE SKIP LOCKED`` (``claim_row``): a row another process holds is
+        skipped. A crash between the commit and the send loses at most that one reminder; the other order (send, then mark) could send it
         twice after a crash or a race, and a duplicate ping is worse than a missed one in a play-by-chat game.
         """
         policies = policies if policies is not None else {}
