@@ -436,7 +436,7 @@ class ReminderLoop:
         """Claim one due step with a conditional UPDATE; ``None`` when someone else got there first.
 
         Mark-before-send: the row is moved on (``reminder_due_at`` → the next due time, ``reminders_sent`` +
-        1) and committed BEFORE anything is sent (the store's change path, with ``compare_and_set`` instead of
+        1) and committed BEFORE anything is sent (the store's change path, with ``claim_row``, a compare-and-set, instead of
         a version: a claim must not make a member's concurrent command stale). The UPDATE only matches if the
         row still has the due time and turn key this tick read, so of several processes (or two ticks, or a
         member who just acted and rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip.
