@@ -436,14 +436,14 @@ class ReminderLoop:
         """Claim one due step with a conditional UPDATE; ``None`` when someone else got there first.
 
         Mark-before-send: the row is moved on (``reminder_due_at`` → the next due time, ``reminders_sent`` +
-        1) and committed BEFORE anything is sent (the store's change path, with ``claim_row``, a compare-and-set, instead of
-        a version: a claim must not make a member's concurrent command stale). The UPDATE only matches if the
-        row still has the due time and turn key this tick read, so of several processes (or two ticks, or a
-        member who just acted and rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip.
-        On PostgreSQL the row is locked first with ``FOR UPDATE SKIP LOCKED`` (``claim_row``): a row another
-        process holds is skipped. A crash between the commit and the send loses at most that one reminder; the
-        other order (send, then mark) could send it twice after a crash or a race, and a duplicate ping is
-        worse than a missed one in a play-by-chat game.
+        1) and committed BEFORE anything is sent (the store's change path, with ``claim_row``, a
+        compare-and-set, instead of a version: a claim must not make a member's concurrent command stale). The
+        UPDATE only matches if the row still has the due time and turn key this tick read, so of several
+        processes (or two ticks, or a member who just acted and rescheduled/cancelled) exactly one wins; the
+        losers see rowcount 0 and skip. On PostgreSQL the row is locked first with ``FOR UPDATE SKIP LOCKED``
+        (``claim_row``): a row another process holds is skipped. A crash between the commit and the send loses
+        at most that one reminder; the other order (send, then mark) could send it twice after a crash or a
+        race, and a duplicate ping is worse than a missed one in a play-by-chat game.
         """
         policies = policies if policies is not None else {}
         # No advisory lock: the claim locks its row itself (``claim_row``) and never waits for another process.
