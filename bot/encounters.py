@@ -37,6 +37,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import reminders
 from bot.errors import BotError, NoSystem
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
+from bot.reminder_policy import first_due
 from bot.store import ChannelView, Store, Where, view_of
 from cogs import _render_encounters as text
 from rules.dice import DiceSource, QueuedDice
@@ -414,6 +415,11 @@ class EncounterEdit:
     def status(self) -> str:
         return str(self._updates.get("status", self.encounter.status))
 
+    def turn_began_after(self, sent_at: datetime) -> bool:
+        """Whether the current turn started after ``sent_at``: a command sent then was meant for an earlier one."""
+        started = self.encounter.turn_started_at
+        return started is not None and started > sent_at
+
     def require_running(self) -> None:
         if self.status != "running":
             raise NotRunning(text.not_running())
@@ -593,6 +599,7 @@ class EncounterEdit:
         values = _row_values(Encounter, snap["encounter"])
         values.pop("id", None)
         values.pop("version", None)
+        await self._keep_reminders_sent(values)
         await self._versioned_update(values)
         eid = self.encounter.id
         await self.session.exec(delete(Grapple).where(Grapple.encounter_id == eid))  # type: ignore[arg-type]
@@ -609,6 +616,19 @@ class EncounterEdit:
             )
         restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
         self.combatants = sorted(restored, key=lambda c: c.entry)
+
+    async def _keep_reminders_sent(self, values: dict[str, Any]) -> None:
+        """Reminders sent are facts, not state: undo never writes a past due time back (the loop would send
+        that reminder again). The same turn keeps the row's reminder columns as they are; a turn given back
+        keeps the count it had and is due no earlier than ``after`` from now."""
+        sent, due = values.pop("reminders_sent", 0), values.pop("reminder_due_at", None)
+        if values.get("turn_key") == self.encounter.turn_key:
+            return
+        now = self.bot.clock()
+        if due is not None and due <= now:
+            policy = await reminders.load_policy(self.session, self.where.channel_id, self.where.parent_id)
+            due = first_due(policy, now)
+        values.update(reminders_sent=sent, reminder_due_at=due)
 
     async def _save(self) -> None:
         queue_before = list(self.config.dice_queue or []) if self.config is not None else []

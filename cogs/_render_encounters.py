@@ -191,6 +191,13 @@ def as_needs_gm() -> str:
     return "Only a GM may act for another combatant with `as`."
 
 
+def turn_began_after_sent(current: str) -> str:
+    return (
+        f"⏳ **{clean(current)}**'s turn began after you sent `/turn end`, so it was not ended: "
+        "your command was meant for the turn before. Send `/turn end` again to end this one."
+    )
+
+
 def stale_button() -> str:
     return "🙂 That turn is already over, so this button no longer does anything. See `/encounter status`."
 

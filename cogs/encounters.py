@@ -13,6 +13,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -164,8 +165,12 @@ async def end_turn(
     as_name: str | None = None,
     *,
     button: tuple[int, str] | None = None,
+    sent_at: datetime | None = None,
 ) -> None:
-    """``/turn end`` and the End turn button: the actor ends its own turn (a GM may end anyone's)."""
+    """``/turn end`` and the End turn button: the actor ends its own turn (a GM may end anyone's).
+
+    ``sent_at`` (when the command was sent): a turn that began after it is not ended — several members
+    sending ``/turn end`` at once would otherwise end the turns that their own commands started."""
     bot = interaction.client
     here = where(interaction)
     gm = await is_gm(interaction) if (as_name or button) else False
@@ -185,6 +190,9 @@ async def end_turn(
                     raise BotError(text.not_your_button(actor.name))
             else:
                 edit.require_running()
+                if sent_at is not None and edit.turn_began_after(sent_at):
+                    actors = edit.turn().actors
+                    raise BotError(text.turn_began_after_sent(edit.name_of(actors[0]) if actors else "this"))
                 actor = pick_actor(edit, interaction.user.id, as_name, gm)
             name = actor.name
             edit.apply(edit.system.end_turn(edit.state, str(actor.id), edit.dice, edit.house))

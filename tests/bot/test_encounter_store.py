@@ -224,7 +224,7 @@ async def test_queued_dice_are_consumed_and_the_rest_saved_back(bot: FakeBot) ->
 
 async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
     eid = await setup_fight(bot)
-    async with bot.store.sessions() as session, session.begin():  # reminder fields are restored too
+    async with bot.store.sessions() as session, session.begin():  # one reminder was sent for this turn
         await session.exec(
             update(Encounter)
             .where(Encounter.id == eid)
@@ -255,7 +255,12 @@ async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
     after = await db_state(bot, eid)
     assert after["encounter"]["version"] > before["encounter"]["version"]
     after["encounter"]["version"] = before["encounter"]["version"]
-    assert after == before  # every column of the encounter, each combatant (same ids) and each grapple
+    # The turn given back keeps the reminder it already had; its past due time is not written back (that
+    # reminder would be sent again), it falls due `after` (24 h by default) from the undo.
+    assert after["encounter"]["reminders_sent"] == 1
+    assert after["encounter"]["reminder_due_at"] == (bot.clock.now + timedelta(hours=24)).isoformat()
+    after["encounter"]["reminder_due_at"] = before["encounter"]["reminder_due_at"]
+    assert after == before  # every other column of the encounter, each combatant (same ids) and each grapple
     async with bot.store.sessions() as session:
         rows = (
             (await session.exec(select(EventLog).where(EventLog.encounter_id == eid).order_by(EventLog.seq)))
@@ -264,6 +269,32 @@ async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
         )
     assert [r.undone for r in rows] == [False, False, False, True, True, True, False]
     assert rows[-1].command == "gm undo" and rows[-1].undo is None
+
+
+async def test_undo_never_sends_a_reminder_again(bot: FakeBot) -> None:
+    eid = await setup_fight(bot)
+    due = bot.clock.now + timedelta(hours=2)
+    async with bot.store.sessions() as session, session.begin():  # the first reminder is due
+        await session.exec(
+            update(Encounter)
+            .where(Encounter.id == eid)
+            .values(reminder_due_at=bot.clock.now - timedelta(minutes=1), reminders_sent=0)
+        )
+    async with edit_encounter(bot, HERE, GM, "gm condition") as edit:
+        edit.apply(
+            edit.system.gm_condition(edit.state, str(edit.combatant("Ash").id), "prone", False, edit.house)
+        )
+        edit.summary = "Ash prone"
+    async with bot.store.sessions() as session, session.begin():  # the loop sends it
+        await session.exec(
+            update(Encounter).where(Encounter.id == eid).values(reminder_due_at=due, reminders_sent=1)
+        )
+    await undo(bot, HERE, GM, 1)
+    async with bot.store.sessions() as session:
+        row = await session.get(Encounter, eid)
+        assert row is not None
+        assert (row.reminders_sent, row.reminder_due_at) == (1, due)  # as sent, not as in the snapshot
+        assert "prone" not in str(row.state)
 
 
 async def test_undo_stops_at_the_start_and_checks_its_steps(bot: FakeBot) -> None:
