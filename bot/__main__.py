@@ -5,6 +5,7 @@
     fray sync [--force]  sync the slash commands (--force: even when unchanged) and exit
     fray health          exit 0 if the heartbeat file is fresher than 90 s, else 1 (Docker HEALTHCHECK)
     fray revision MSG    autogenerate a migration from the models (developers)
+    fray bench [--quick] the load benchmark against a bare discord.py bot (developers; ``bot.bench``)
 
 A settings problem prints one line to stderr and exits with status 2 (no traceback).
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.bench.options import add_arguments as add_bench_arguments
 from bot.settings import Settings, SettingsError, heartbeat_file_from_env
 
 HEALTH_MAX_AGE = 90.0
@@ -42,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("health", help="exit 0 when the heartbeat is fresh (Docker HEALTHCHECK)")
     revision = sub.add_parser("revision", help="autogenerate a migration from the models")
     revision.add_argument("message")
+    add_bench_arguments(sub.add_parser("bench", help="the load benchmark (developers)"))
     return parser
 
 
@@ -78,6 +81,10 @@ async def _revision(settings: Settings, message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "run"
+    if command == "bench":
+        from bot.bench.run import main as bench
+
+        return bench(args)
     load_dotenv(Path.cwd() / ".env", override=False)
     if command == "health":
         try:
