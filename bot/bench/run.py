@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import sys
@@ -321,6 +322,7 @@ def load_average() -> str:
 
 
 async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
+    logging.getLogger("fakediscord").setLevel(logging.ERROR)  # late answers are counted, not logged
     workdir = options.workdir or Path(tempfile.mkdtemp(prefix="fray-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     report = Report()
