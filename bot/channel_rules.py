@@ -123,7 +123,6 @@ async def change_dice_queue(store: Store, where: Where, request: DiceRequest) ->
             after = before + request.values
         if after != before:
             edit.config.dice_queue = list(after)
-            edit.changed("dice_queue")
         return QueueChange(before, after)
 
 
@@ -280,7 +279,6 @@ async def change_house_rule(store: Store, where: Where, rule: str, value: str) -
                 own.update({k: v for k, v in stored.items() if old.get(k) != v})
         own_all[system.name] = own
         edit.config.house_rules = own_all
-        edit.changed("house_rules")
         after = _after(edit, system, before.name)
         return RuleChange(system, before, after, thread, inherited)
 

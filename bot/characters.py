@@ -1,9 +1,10 @@
 """Characters: the queries and changes behind ``/character …`` (and what encounters need from sheets).
 
-``CharacterBook(sessions, clock)`` is cheap to build (the cog builds one; anyone may build another over the
-same session factory). Every change runs in one transaction under an in-process lock per (server, owner), so
-two changes to one member's sheets never interleave; the database's unique (guild, owner, name_key)
-constraint is the last word on names.
+``CharacterBook(store)`` is cheap to build (the cog builds one; anyone may build another over the same
+store). Every change goes through the store's change path (``Store.change(characters_key(server, owner))``:
+that member's lock, one transaction) and saves with a version check (``StaleCharacter``: someone else saved
+the sheet in between, nothing is saved), so two changes to one member's sheets never interleave or overwrite
+each other; the database's unique (guild, owner, name_key) constraint is the last word on names.
 
 Records handed out are plain frozen values (``CharacterRef`` for lists and autocomplete, ``CharacterRecord``
 with the stored sheet), never live ORM rows.
@@ -19,23 +20,21 @@ Members act on their own characters only; a GM (``cogs._checks.is_gm``) on anyon
 
 from __future__ import annotations
 
-import asyncio
 import re
 import unicodedata
-import weakref
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError
+from bot.errors import BotError, Stale
 from bot.models import Character
+from bot.store import Store, characters_key, versioned_delete, versioned_update
 from cogs import _render_characters as text
 from rules.encounter import System
 from rules.errors import NotAllowed, NotFound, ValidationError
@@ -74,6 +73,13 @@ class NotYourCharacter(CharacterError, NotAllowed):
 
 class NoCharacterChosen(CharacterError):
     """The ``character`` option was left out and the member has none, or several, to choose from."""
+
+
+class StaleCharacter(CharacterError, Stale):
+    """The sheet changed between load and save (another process saved it): nothing was saved."""
+
+    def __init__(self, reason: str = "This character was changed at the same moment; try again.") -> None:
+        super().__init__(reason)
 
 
 # --- names ----------------------------------------------------------------------------------------------
@@ -138,6 +144,7 @@ class CharacterRecord:
     sheet: Mapping[str, Any]
     created_at: datetime
     updated_at: datetime
+    version: int = 0
 
     @property
     def ref(self) -> CharacterRef:
@@ -166,6 +173,7 @@ def _record(row: Character) -> CharacterRecord:
         sheet=dict(row.sheet or {}),
         created_at=row.created_at,
         updated_at=row.updated_at,
+        version=row.version,
     )
 
 
@@ -187,21 +195,6 @@ def _like_escape(typed: str) -> str:
     return typed.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-# --- locks ----------------------------------------------------------------------------------------------
-
-_locks: weakref.WeakValueDictionary[tuple[int, int, int], asyncio.Lock] = weakref.WeakValueDictionary()
-
-
-def owner_lock(guild_id: int, owner_id: int) -> asyncio.Lock:
-    """The lock serialising changes to one member's characters in one server (per event loop)."""
-    key = (id(asyncio.get_running_loop()), guild_id, owner_id)
-    lock = _locks.get(key)
-    if lock is None:
-        lock = asyncio.Lock()
-        _locks[key] = lock
-    return lock
-
-
 SheetChange = Callable[[System, Any], Any]
 
 
@@ -217,9 +210,10 @@ class Change:
 
 
 class CharacterBook:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
-        self.sessions = sessions
-        self.clock = clock
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.sessions = store.sessions
+        self.clock = store.clock
 
     # -- reads (no locks) ----------------------------------------------------------------------------
 
@@ -350,7 +344,7 @@ class CharacterBook:
         key = name_key(name)
         now = self.clock()
         try:
-            async with owner_lock(guild_id, owner_id), self.sessions() as session, session.begin():
+            async with self.store.change(characters_key(guild_id, owner_id)) as session:
                 if await self._name_taken(session, guild_id, owner_id, key):
                     raise DuplicateName(text.name_taken(name))
                 row = Character(
@@ -369,32 +363,44 @@ class CharacterBook:
         except IntegrityError as err:  # another process won the race for the name
             raise DuplicateName(text.name_taken(name)) from err
 
+    async def _save(self, session: AsyncSession, before: CharacterRecord, **values: Any) -> CharacterRecord:
+        """Write ``values`` over the row ``before`` was loaded from, version-checked; the record after."""
+        version = await versioned_update(
+            session, Character, before.id, before.version, values, stale=StaleCharacter
+        )
+        shown = {k: v for k, v in values.items() if k in CharacterRecord.__dataclass_fields__}
+        return replace(before, **shown, version=version)
+
     async def change(self, character: CharacterRef | CharacterRecord, change: SheetChange) -> Change:
         """Load the sheet, apply ``change(system, sheet) -> new sheet`` (rules errors pass through and nothing
         is saved), save it. A new name (``rename_sheet``, or a ``name`` field) is checked and kept unique."""
         ref = character.ref if isinstance(character, CharacterRecord) else character
         try:
-            async with owner_lock(ref.guild_id, ref.owner_id), self.sessions() as session, session.begin():
+            async with self.store.change(characters_key(ref.guild_id, ref.owner_id)) as session:
                 row = await session.get(Character, ref.id)
                 if row is None or row.owner_id != ref.owner_id or row.guild_id != ref.guild_id:
                     raise CharacterNotFound(text.character_gone())
                 before = _record(row)
                 rules = get_system(row.system)
                 new_sheet = change(rules, before.load())
+                name, key = before.name, row.name_key
                 new_name = rules.sheet_name(new_sheet)
                 if new_name != row.name:
-                    cleaned = check_name(new_name)
-                    if cleaned != new_name:
-                        new_sheet = rules.rename_sheet(new_sheet, cleaned)
-                    key = name_key(cleaned)
+                    name = check_name(new_name)
+                    if name != new_name:
+                        new_sheet = rules.rename_sheet(new_sheet, name)
+                    key = name_key(name)
                     if await self._name_taken(session, row.guild_id, row.owner_id, key, besides=row.id):
-                        raise DuplicateName(text.name_taken(cleaned, own=True))
-                    row.name, row.name_key = cleaned, key
-                row.sheet = rules.sheet_to_dict(new_sheet)
-                row.updated_at = self.clock()
-                session.add(row)
-                await session.flush()
-                return Change(before, _record(row))
+                        raise DuplicateName(text.name_taken(name, own=True))
+                after = await self._save(
+                    session,
+                    before,
+                    name=name,
+                    name_key=key,
+                    sheet=rules.sheet_to_dict(new_sheet),
+                    updated_at=self.clock(),
+                )
+                return Change(before, after)
         except IntegrityError as err:
             raise DuplicateName(text.name_taken(ref.name)) from err
 
@@ -414,20 +420,32 @@ class CharacterBook:
         key = name_key(name)
         now = self.clock()
         try:
-            async with owner_lock(guild_id, owner_id), self.sessions() as session, session.begin():
+            async with self.store.change(characters_key(guild_id, owner_id)) as session:
                 row = await self._name_taken(session, guild_id, owner_id, key)
-                before = _record(row) if row is not None else None
                 if row is None:
                     row = Character(
-                        guild_id=guild_id, owner_id=owner_id, name_key=key, created_at=now, name=name
+                        guild_id=guild_id,
+                        owner_id=owner_id,
+                        name=name,
+                        name_key=key,
+                        system=rules.name,
+                        sheet=rules.sheet_to_dict(sheet),
+                        created_at=now,
+                        updated_at=now,
                     )
-                row.name = name
-                row.system = rules.name
-                row.sheet = rules.sheet_to_dict(sheet)
-                row.updated_at = now
-                session.add(row)
-                await session.flush()
-                return _record(row), before
+                    session.add(row)
+                    await session.flush()
+                    return _record(row), None
+                before = _record(row)
+                after = await self._save(
+                    session,
+                    before,
+                    name=name,
+                    system=rules.name,
+                    sheet=rules.sheet_to_dict(sheet),
+                    updated_at=now,
+                )
+                return after, before
         except IntegrityError as err:
             raise DuplicateName(text.name_taken(name)) from err
 
@@ -436,12 +454,12 @@ class CharacterBook:
         record = await self.get(character_id)
         if record is None or (owner_id is not None and record.owner_id != owner_id):
             return None
-        async with owner_lock(record.guild_id, record.owner_id), self.sessions() as session, session.begin():
+        async with self.store.change(characters_key(record.guild_id, record.owner_id)) as session:
             row = await session.get(Character, character_id)
             if row is None or row.owner_id != record.owner_id:
                 return None
             gone = _record(row)
-            await session.delete(row)
+            await versioned_delete(session, Character, character_id, gone.version, stale=StaleCharacter)
             return gone
 
 

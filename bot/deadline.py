@@ -88,18 +88,20 @@ async def acknowledge_before_change() -> None:
 class DeadlineResponse(InteractionResponse):
     """``interaction.response`` that acknowledges by itself when the answer is slow (see the module doc)."""
 
-    __slots__ = ("_deferred", "_gate", "_placeholder", "_task", "_timer")
+    __slots__ = ("_answering", "_deferred", "_placeholder", "_task", "_timer")
 
     def __init__(self, parent: discord.Interaction[Any], delay: float) -> None:
         super().__init__(parent)
-        self._gate = asyncio.Lock()  # one callback at a time: never acknowledged twice
+        self._answering = False  # an answer has started: no acknowledgement may start after it
         self._deferred = False  # acknowledged here, the answer not sent yet
         self._placeholder: bool | None = None  # the "thinking" message's ephemerality, until it is filled
-        self._task: asyncio.Task[bool] | None = None
-        self._timer = asyncio.get_running_loop().call_later(max(0.0, delay), self._on_time)
+        self._task: asyncio.Task[bool] | None = None  # the one acknowledgement, once started
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, delay), self._start)
 
-    def _on_time(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self.acknowledge(), name="fray-acknowledge")
+    def _start(self) -> asyncio.Task[bool]:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._defer(), name="fray-acknowledge")
+        return self._task
 
     @property
     def acknowledged(self) -> bool:
@@ -109,24 +111,29 @@ class DeadlineResponse(InteractionResponse):
         return super().is_done() and not self._deferred
 
     async def acknowledge(self) -> bool:
-        """Defer now unless acknowledged already; ``False`` when Discord refused (too late)."""
-        async with self._gate:
-            self._timer.cancel()
-            if super().is_done():
-                return True
-            command = self._parent.type is InteractionType.application_command
-            try:
-                await super().defer(thinking=command)
-            except discord.HTTPException as err:
-                log.warning("could not acknowledge an interaction in time (%s)", err)
-                return False
-            self._deferred = True
-            self._placeholder = False if command else None
+        """Defer now unless acknowledged (or answering) already; ``False`` when Discord refused (too late)."""
+        self._timer.cancel()
+        return await self._start()
+
+    async def _defer(self) -> bool:
+        if super().is_done() or self._answering:
             return True
+        command = self._parent.type is InteractionType.application_command
+        try:
+            await super().defer(thinking=command)
+        except discord.HTTPException as err:
+            log.warning("could not acknowledge an interaction in time (%s)", err)
+            return False
+        self._deferred = True
+        self._placeholder = False if command else None
+        return True
 
     async def _take_over(self, ephemeral: bool) -> bool:
         """Whether the answer goes after our acknowledgement; then makes the placeholder fit ``ephemeral``."""
         self._timer.cancel()
+        self._answering = True
+        if self._task is not None:
+            await self._task  # an acknowledgement on its way: never answer twice
         if not self._deferred:
             return False
         self._deferred = False
@@ -136,26 +143,23 @@ class DeadlineResponse(InteractionResponse):
         return True
 
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
-        async with self._gate:
-            if not await self._take_over(bool(kwargs.get("ephemeral", False))):
-                return await super().send_message(content, **kwargs)
-            kwargs.pop("delete_after", None)
-            if content is not None:
-                kwargs["content"] = content
-            await self._parent.followup.send(**kwargs)
-            return None
+        if not await self._take_over(bool(kwargs.get("ephemeral", False))):
+            return await super().send_message(content, **kwargs)
+        kwargs.pop("delete_after", None)
+        if content is not None:
+            kwargs["content"] = content
+        await self._parent.followup.send(**kwargs)
+        return None
 
     async def edit_message(self, **kwargs: Any) -> Any:  # type: ignore[override]
-        async with self._gate:
-            if not await self._take_over(False):
-                return await super().edit_message(**kwargs)
-            kwargs.pop("delete_after", None)
-            kwargs.pop("suppress_embeds", None)
-            await self._parent.edit_original_response(**kwargs)
-            return None
+        if not await self._take_over(False):
+            return await super().edit_message(**kwargs)
+        kwargs.pop("delete_after", None)
+        kwargs.pop("suppress_embeds", None)
+        await self._parent.edit_original_response(**kwargs)
+        return None
 
     async def defer(self, *, ephemeral: bool = False, thinking: bool = False) -> Any:
-        async with self._gate:
-            if not await self._take_over(ephemeral):
-                return await super().defer(ephemeral=ephemeral, thinking=thinking)
-            return None
+        if not await self._take_over(ephemeral):
+            return await super().defer(ephemeral=ephemeral, thinking=thinking)
+        return None

@@ -8,16 +8,18 @@
         edit.summary = "GM: 5 damage to Bandit 1"
     reply(edit.result)  # only after the commit
 
-The channel's lock (``Store.lock``) → one transaction → the channel's open encounter (setup|running), its
-combatant and grapple rows and the channel's effective config (system house rules; threads inherit; the GM
-dice queue) → the caller runs rules operations and ``apply``s their outcomes → on a clean exit: a
-version-checked ``UPDATE`` of the encounter (``StaleEncounter`` when someone else saved in between; nothing
-is saved), the typed columns projected from ``system.tracker``/``system.turn``, grapple rows replaced, the
-remaining dice queue saved back, one ``EventLog`` row (events, dice, and an ``undo`` snapshot of the encounter
-exactly as loaded) → commit. Any exception inside the block rolls everything back.
+``Store.change(channel_key(channel))`` (the channel's lock, one transaction) → the channel's open encounter
+(setup|running), its combatant and grapple rows and the channel's effective config (system house rules;
+threads inherit; the GM dice queue) → the caller runs rules operations and ``apply``s their outcomes → on a
+clean exit: a version-checked ``UPDATE`` of the encounter (``bot.store.versioned_update``; ``StaleEncounter``
+when someone else saved in between; nothing is saved), the typed columns projected from
+``system.tracker``/``system.turn``, grapple rows replaced, the remaining dice queue saved back (version-
+checked too), one ``EventLog`` row (events, dice, and an ``undo`` snapshot of the encounter exactly as
+loaded) → commit. Any exception inside the block rolls everything back.
 
-Reads (``load_encounter``) take no lock. ``start_encounter`` opens a new encounter (its log row has no undo:
-undo stops there); ``undo`` restores the snapshot of the oldest of the last N changes.
+Reads (``load_encounter``) take no lock. ``start_encounter`` is the same path with ``opening=name``: the new
+row is inserted in the transaction, then saved and logged like any change (its log row has no undo: undo
+stops there); ``undo`` restores the snapshot of the oldest of the last N changes.
 """
 
 from __future__ import annotations
@@ -32,13 +34,23 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import reminders
-from bot.errors import BotError, NoSystem
+from bot.errors import BotError, NoSystem, Stale
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
 from bot.reminder_policy import first_due
-from bot.store import ChannelView, Store, Where, view_of
+from bot.store import (
+    ChannelView,
+    StaleChannel,
+    Store,
+    Where,
+    channel_key,
+    insert_channel,
+    versioned_update,
+    view_of,
+)
 from cogs import _render_encounters as text
 from rules.dice import DiceSource, QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
@@ -73,7 +85,7 @@ class EncounterOpen(BotError):
     """A second encounter in one channel."""
 
 
-class StaleEncounter(BotError):
+class StaleEncounter(Stale):
     """The encounter's version changed between load and save: nothing was saved."""
 
 
@@ -395,7 +407,7 @@ class EncounterEdit:
     state: Any
     dice: QueuedDice
     loaded_version: int
-    before: dict[str, Any]
+    before: dict[str, Any] | None  # the undo snapshot; None for the change that opens the encounter
     events: list[Event] = field(default_factory=list)
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -514,14 +526,14 @@ class EncounterEdit:
         return int(found.scalar_one() or 0) + 1  # type: ignore[attr-defined]
 
     async def _versioned_update(self, values: dict[str, Any]) -> None:
-        result = await self.session.exec(
-            update(Encounter)
-            .where(Encounter.id == self.encounter.id, Encounter.version == self.loaded_version)  # type: ignore[arg-type]
-            .values(**values, version=self.loaded_version + 1)
-            .execution_options(synchronize_session=False)
+        await versioned_update(
+            self.session,
+            Encounter,
+            self.encounter.id,
+            self.loaded_version,
+            values,
+            stale=lambda: StaleEncounter(text.stale_encounter()),
         )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise StaleEncounter(text.stale_encounter())
 
     def _project(self, tracker: TrackerView, turn: TurnStatus) -> dict[str, Any]:
         values: dict[str, Any] = {
@@ -654,16 +666,25 @@ class EncounterEdit:
             undo_data = self.before
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
-            config = self.config
-            if config is None:
-                config = ChannelConfig(
-                    channel_id=self.where.channel_id,
-                    guild_id=self.where.guild_id,
-                    parent_id=self.where.parent_id,
+            if self.config is None:
+                await insert_channel(
+                    self.session,
+                    ChannelConfig(
+                        channel_id=self.where.channel_id,
+                        guild_id=self.where.guild_id,
+                        parent_id=self.where.parent_id,
+                        dice_queue=remaining,
+                    ),
                 )
-            config.dice_queue = remaining
-            config.version = (config.version or 0) + 1
-            self.session.add(config)
+            else:
+                await versioned_update(
+                    self.session,
+                    ChannelConfig,
+                    self.config.channel_id,
+                    self.config.version,
+                    {"dice_queue": remaining},
+                    stale=StaleChannel,
+                )
         event_dicts = tuple(e.to_dict() for e in self.events)
         self.session.add(
             EventLog(
@@ -696,18 +717,57 @@ class EncounterEdit:
         )
 
 
+async def _open_new(
+    session: AsyncSession, bot: EncounterBot, where: Where, actor_id: int, name: str, view: ChannelView
+) -> Encounter:
+    """Insert a new encounter in setup (version 0; the change's save makes it 1)."""
+    if not view.system:
+        raise NoSystem(text.no_system())
+    existing = await _open_encounter(session, where.channel_id)
+    if existing is not None:
+        raise EncounterOpen(text.encounter_open(existing.name))
+    system = get_system(view.system)
+    state = system.new_state()
+    encounter = Encounter(
+        guild_id=where.guild_id,
+        channel_id=where.channel_id,
+        system=system.name,
+        name=name,
+        status="setup",
+        started_by=actor_id,
+        turn_key=system.turn(state).key[:64],
+        state=system.state_to_dict(state),
+        version=0,
+        created_at=bot.clock(),
+    )
+    session.add(encounter)
+    try:
+        await session.flush()
+    except IntegrityError as err:  # another process opened one here first (the open-encounter index)
+        raise EncounterOpen(text.encounter_open(name)) from err
+    return encounter
+
+
 @asynccontextmanager
 async def edit_encounter(
-    bot: EncounterBot, where: Where, actor_id: int, command: str
+    bot: EncounterBot, where: Where, actor_id: int, command: str, *, opening: str | None = None
 ) -> AsyncIterator[EncounterEdit]:
-    """The one way to change an encounter (see the module doc). Raises ``NoEncounter`` when none is open."""
-    store = bot.store
-    async with store.lock(where.channel_id), store.sessions() as session, session.begin():
-        encounter = await _open_encounter(session, where.channel_id)
-        if encounter is None:
-            raise NoEncounter(text.no_encounter())
-        combatants, grapples = await _rows(session, encounter.id or 0)
+    """The one way to change an encounter (see the module doc). Raises ``NoEncounter`` when none is open.
+
+    ``opening``: the change opens a new encounter of that name instead (``EncounterOpen`` when one is open
+    here, ``NoSystem`` without a system); its log row carries no undo snapshot, so undo stops there.
+    """
+    async with bot.store.change(channel_key(where.channel_id)) as session:
         config, view = await _channel_view(session, where)
+        if opening is None:
+            encounter = await _open_encounter(session, where.channel_id)
+            if encounter is None:
+                raise NoEncounter(text.no_encounter())
+            combatants, grapples = await _rows(session, encounter.id or 0)
+            before: dict[str, Any] | None = snapshot(encounter, combatants, grapples)
+        else:
+            encounter = await _open_new(session, bot, where, actor_id, opening, view)
+            combatants, grapples, before = [], [], None
         system = get_system(encounter.system)
         house = system.house_from_dict(view.rules_for(encounter.system))
         state = system.state_from_dict(encounter.state)
@@ -728,7 +788,7 @@ async def edit_encounter(
             state=state,
             dice=QueuedDice(queue, bot.dice_source()),
             loaded_version=encounter.version,
-            before=snapshot(encounter, combatants, grapples),
+            before=before,
         )
         yield edit
         await edit._save()
@@ -737,55 +797,10 @@ async def edit_encounter(
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
     """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there)."""
     name = check_name(name, what="An encounter name")
-    store = bot.store
-    async with store.lock(where.channel_id), store.sessions() as session, session.begin():
-        _, view = await _channel_view(session, where)
-        if not view.system:
-            raise NoSystem(text.no_system())
-        existing = await _open_encounter(session, where.channel_id)
-        if existing is not None:
-            raise EncounterOpen(text.encounter_open(existing.name))
-        system = get_system(view.system)
-        state = system.new_state()
-        turn = system.turn(state)
-        now = bot.clock()
-        encounter = Encounter(
-            guild_id=where.guild_id,
-            channel_id=where.channel_id,
-            system=system.name,
-            name=name,
-            status="setup",
-            started_by=actor_id,
-            turn_key=turn.key[:64],
-            state=system.state_to_dict(state),
-            created_at=now,
-        )
-        session.add(encounter)
-        await session.flush()
-        session.add(
-            EventLog(
-                encounter_id=encounter.id or 0,
-                seq=1,
-                actor_id=actor_id,
-                command=START_COMMAND,
-                summary=f"Encounter {name} opened",
-                created_at=now,
-            )
-        )
-        await session.flush()
-        return EncounterResult(
-            encounter_id=encounter.id or 0,
-            name=name,
-            system=system.name,
-            status="setup",
-            started_by=actor_id,
-            tracker=system.tracker(state),
-            turn=turn,
-            turn_changed=False,
-            events=(),
-            summary=f"Encounter {name} opened",
-            combatants=(),
-        )
+    async with edit_encounter(bot, where, actor_id, START_COMMAND, opening=name) as edit:
+        edit.summary = f"Encounter {name} opened"
+    assert edit.result is not None
+    return edit.result
 
 
 async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -> EncounterResult:

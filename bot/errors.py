@@ -30,3 +30,8 @@ class WrongSystem(BotError):
 
 class NotInGuild(BotError, app_commands.CheckFailure):
     """The command needs a server channel."""
+
+
+class Stale(BotError):
+    """A row changed between load and save (another process, or a change this one did not serialise with):
+    nothing was saved, and trying again works on the new state."""

@@ -111,6 +111,7 @@ class Character(SQLModel, table=True):
     sheet: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     created_at: datetime = Field(sa_type=UTCDateTime)
     updated_at: datetime = Field(sa_type=UTCDateTime)
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class Encounter(SQLModel, table=True):
@@ -249,6 +250,7 @@ class ReminderConfig(SQLModel, table=True):
     enabled: bool | None = Field(default=None, nullable=True)
     updated_by: int | None = Field(default=None, sa_type=sa.BigInteger, nullable=True)
     updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 metadata = SQLModel.metadata

@@ -61,9 +61,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 import sqlalchemy as sa
 from discord.ext import tasks
-from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.errors import Stale
 from bot.models import ChannelConfig, Combatant, Encounter, GuildConfig, ReminderConfig
 from bot.reminder_policy import (
     DEFAULT_POLICY,
@@ -76,7 +76,7 @@ from bot.reminder_policy import (
     first_due,
     next_after_send,
 )
-from bot.store import Store, Where
+from bot.store import Store, Where, channel_key, compare_and_set, versioned_update
 from cogs import _render_reminders as text
 
 if TYPE_CHECKING:
@@ -127,6 +127,14 @@ def cancel(encounter_row: Row) -> dict[str, Any]:
 
 
 # --- the per-channel policy -----------------------------------------------------------------------------
+
+
+class StaleReminderSettings(Stale):
+    """The channel's reminder settings changed between load and save: nothing was saved."""
+
+    def __init__(self, reason: str = "The reminder settings changed at the same moment; try again.") -> None:
+        super().__init__(reason)
+
 
 POLICY_FIELDS: tuple[str, ...] = ("after", "repeat", "max_reminders", "then", "enabled")
 _COLUMNS = {
@@ -220,22 +228,25 @@ async def save_policy(
     unknown = set(changes) - set(POLICY_FIELDS)
     if unknown:
         raise ValueError(f"unknown reminder settings: {sorted(unknown)}")
-    async with store.lock(where.channel_id), store.sessions() as session, session.begin():
+    values: dict[str, Any] = {"updated_by": actor_id, "updated_at": now}
+    for name, value in changes.items():
+        values[_COLUMNS[name]] = int(value.total_seconds()) if isinstance(value, timedelta) else value
+    async with store.change(channel_key(where.channel_id)) as session:
         row = await session.get(ReminderConfig, where.channel_id)
         if row is None:
-            row = ReminderConfig(
-                channel_id=where.channel_id, guild_id=where.guild_id, parent_id=where.parent_id
+            session.add(
+                ReminderConfig(
+                    channel_id=where.channel_id, guild_id=where.guild_id, parent_id=where.parent_id, **values
+                )
             )
-        elif where.parent_id and row.parent_id != where.parent_id:
-            row.parent_id = where.parent_id
-        for name, value in changes.items():
-            if isinstance(value, timedelta):
-                value = int(value.total_seconds())
-            setattr(row, _COLUMNS[name], value)
-        row.updated_by = actor_id
-        row.updated_at = now
-        session.add(row)
-        await session.flush()
+            await session.flush()
+        else:
+            if where.parent_id and row.parent_id != where.parent_id:
+                values["parent_id"] = where.parent_id
+            await versioned_update(
+                session, ReminderConfig, where.channel_id, row.version, values, stale=StaleReminderSettings
+            )
+            session.expire(row)  # _layers reads it back as saved
         own, parent = await _layers(session, where.channel_id, where.parent_id)
         policy, sources = merge_policy(own, parent)
     return PolicyView(policy, sources, where.parent_id is not None)
@@ -319,8 +330,7 @@ class ReminderLoop:
 
     def __init__(
         self,
-        sessions: async_sessionmaker[AsyncSession],
-        clock: Callable[[], datetime],
+        store: Store,
         sender: Sender,
         *,
         interval: float = 30.0,
@@ -330,8 +340,9 @@ class ReminderLoop:
         parent_of: ParentOf | None = None,
         wait_ready: Callable[[], Awaitable[Any]] | None = None,
     ) -> None:
-        self.sessions = sessions
-        self.clock = clock
+        self.store = store
+        self.sessions = store.sessions
+        self.clock = store.clock
         self.sender = sender
         self.interval = interval
         self.batch = batch
@@ -345,8 +356,7 @@ class ReminderLoop:
     def for_bot(cls, bot: Fray, sender: Sender | None = None) -> ReminderLoop:
         settings = bot.settings
         return cls(
-            bot.sessions,
-            bot.clock,
+            bot.store,
             sender or DiscordSender(bot),
             interval=float(settings.reminder_interval),
             shard_count=settings.shard_count,
@@ -438,15 +448,15 @@ class ReminderLoop:
         """Claim one due step with a conditional UPDATE; ``None`` when someone else got there first.
 
         Mark-before-send: the row is moved on (``reminder_due_at`` → the next due time, ``reminders_sent`` + 1)
-        and committed BEFORE anything is sent. The UPDATE only matches if the row still has the due time and
-        turn key this tick read, so of several processes (or two ticks, or a member who just acted and
+        and committed BEFORE anything is sent (the store's change path, with ``compare_and_set`` instead of a
+        version: a claim must not make a member's concurrent command stale). The UPDATE only matches if the
+        row still has the due time and turn key this tick read, so of several processes (or two ticks, or a member who just acted and
         rescheduled/cancelled) exactly one wins; the losers see rowcount 0 and skip. A crash between the
         commit and the send loses at most that one reminder; the other order (send, then mark) could send it
         twice after a crash or a race, and a duplicate ping is worse than a missed one in a play-by-chat game.
         """
         policies = policies if policies is not None else {}
-        enc = Encounter.__table__.c  # type: ignore[attr-defined]
-        async with self.sessions() as session, session.begin():
+        async with self.store.change(channel_key(row.channel_id)) as session:
             policy = policies.get(row.channel_id)
             if policy is None:
                 policy = await load_policy(session, row.channel_id, self.parent_of(row.channel_id))
@@ -456,19 +466,19 @@ class ReminderLoop:
             next_due = (
                 next_after_send(policy, row.turn_started_at, sent + 1, now) if action != "nothing" else None
             )
-            key_matches = enc.turn_key.is_(None) if row.turn_key is None else enc.turn_key == row.turn_key
-            result = await session.exec(
-                sa.update(Encounter.__table__)  # type: ignore[arg-type]
-                .where(
-                    enc.id == row.id,
-                    enc.status == "running",
-                    enc.reminder_due_at == row.reminder_due_at,
-                    enc.reminders_sent == sent,
-                    key_matches,
-                )
-                .values(reminder_due_at=next_due, reminders_sent=enc.reminders_sent + 1)
+            claimed = await compare_and_set(
+                session,
+                Encounter,
+                row.id,
+                {
+                    "status": "running",
+                    "reminder_due_at": row.reminder_due_at,
+                    "reminders_sent": sent,
+                    "turn_key": row.turn_key,
+                },
+                {"reminder_due_at": next_due, "reminders_sent": sent + 1},
             )
-            if result.rowcount != 1:  # type: ignore[attr-defined]
+            if not claimed:
                 return None
             combatant = (
                 await session.get(Combatant, row.turn_combatant_id)

@@ -1,26 +1,150 @@
-"""The change path for per-guild and per-channel state (ARCHITECTURE.md "bot/ change path").
+"""The one change path: every write goes through ``Store.change(key)`` and ``versioned_update``.
 
-``edit_channel(where)``: the channel's lock → one transaction → its ``ChannelConfig`` (created on first use)
-→ the caller changes it (rules operations in between) → the version goes up → commit. Readers use
-``channel_view`` (no lock; a thread without its own system reads its parent's). Replies are sent by the
-caller after the commit.
+::
+
+    async with store.change(channel_key(channel_id)) as session:   # the resource's lock, one transaction
+        row = await session.get(Model, pk)                          # load
+        ...                                                         # the caller's change (rules in between)
+        await versioned_update(session, Model, pk, row.version, values, stale=StaleX)
+    reply(...)                                                      # only after the commit
+
+- **One lock registry**, here: ``Store.lock(key)`` for a resource key (``channel_key``, ``characters_key``,
+  ``guild_key``). Locks are held weakly: one lives only while some change holds or waits for it, so the
+  registry never grows and a lock is never carried from one event loop to another (a store serves one
+  bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
+  changes to one resource; the version check catches everyone else.
+- **Version-checked writes**: ``versioned_update`` is ``UPDATE … SET …, version = v + 1 WHERE pk = ? AND
+  version = v``; anything but one row raises the caller's ``Stale`` error, and leaving the block with an
+  exception rolls the whole transaction back, so nothing is saved. ``compare_and_set`` is the same write
+  guarded by other columns (the reminder claim, which must not make a member's command stale).
+- A new row has no version to check: its unique key decides (a channel's row inserted first by someone
+  else is ``StaleChannel``; a second open encounter in a channel is ``EncounterOpen``; a taken character
+  name is ``DuplicateName``). A write that reads nothing first (the GM role) needs no version.
+- Encounters add their event-log row in the same transaction (``bot.encounters.edit_encounter``).
+
+``edit_channel(where)`` is this path for a channel's ``ChannelConfig`` (created on first use). Readers use
+``channel_view`` (no lock; a thread without its own system reads its parent's).
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import weakref
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlalchemy.orm.attributes import flag_modified
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.errors import BotError, Stale
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
+
+Key = tuple[Hashable, ...]
+
+
+def channel_key(channel_id: int) -> Key:
+    """A channel or thread: its settings, its dice queue, its encounter and its reminder settings."""
+    return ("channel", channel_id)
+
+
+def characters_key(guild_id: int, owner_id: int) -> Key:
+    """One member's characters in one server (names are unique among them)."""
+    return ("characters", guild_id, owner_id)
+
+
+def guild_key(guild_id: int) -> Key:
+    return ("guild", guild_id)
+
+
+class StaleChannel(Stale):
+    """The channel's settings changed between load and save."""
+
+    def __init__(
+        self, reason: str = "This channel's settings changed at the same moment; try again."
+    ) -> None:
+        super().__init__(reason)
+
+
+# --- version-checked writes -----------------------------------------------------------------------------
+
+
+def _primary_key(model: type) -> sa.Column[Any]:
+    (column,) = model.__table__.primary_key.columns  # type: ignore[attr-defined]
+    return column
+
+
+def _matches(column: sa.Column[Any], value: Any) -> sa.ColumnElement[bool]:
+    return column.is_(None) if value is None else column == value
+
+
+async def compare_and_set(
+    session: AsyncSession, model: type, pk: Any, expected: Mapping[str, Any], values: Mapping[str, Any]
+) -> bool:
+    """``UPDATE model SET values WHERE pk = ? AND <each expected column = its value>``; whether exactly one
+    row matched. The guarded write every change path ends in (``versioned_update`` guards on the version)."""
+    table = model.__table__  # type: ignore[attr-defined]
+    conditions = [_primary_key(model) == pk, *(_matches(table.c[name], v) for name, v in expected.items())]
+    result = await session.exec(
+        sa.update(table).where(*conditions).values(**values).execution_options(synchronize_session=False)  # type: ignore[call-overload]
+    )
+    return result.rowcount == 1  # type: ignore[no-any-return]
+
+
+async def versioned_update(
+    session: AsyncSession,
+    model: type,
+    pk: Any,
+    loaded_version: int,
+    values: Mapping[str, Any],
+    *,
+    stale: Callable[[], BotError],
+) -> int:
+    """Write ``values`` and ``version = loaded_version + 1`` only if the row still has ``loaded_version``;
+    else raise ``stale()`` (the transaction then rolls back: nothing is saved). Returns the new version."""
+    new_version = loaded_version + 1
+    if not await compare_and_set(
+        session, model, pk, {"version": loaded_version}, {**values, "version": new_version}
+    ):
+        raise stale()
+    return new_version
+
+
+async def versioned_delete(
+    session: AsyncSession, model: type, pk: Any, loaded_version: int, *, stale: Callable[[], BotError]
+) -> None:
+    """Delete the row only if it still has ``loaded_version``; else raise ``stale()``."""
+    table = model.__table__  # type: ignore[attr-defined]
+    result = await session.exec(
+        sa.delete(table)  # type: ignore[call-overload]
+        .where(_primary_key(model) == pk, table.c.version == loaded_version)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        raise stale()
+
+
+async def insert_channel(session: AsyncSession, config: ChannelConfig) -> None:
+    """A channel's first row (version 1). Another process inserting it first makes this one stale."""
+    config.version = 1
+    session.add(config)
+    try:
+        await session.flush()
+    except IntegrityError as err:
+        raise StaleChannel() from err
+
+
+def column_values(row: Any) -> dict[str, Any]:
+    """Every column of an ORM row (JSON values copied), to compare with later or write back."""
+    return {
+        c.name: copy.deepcopy(getattr(row, c.name))
+        for c in type(row).__table__.columns  # type: ignore[attr-defined]
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +186,8 @@ def view_of(own: ChannelConfig | None, parent: ChannelConfig | None) -> ChannelV
 
 @dataclass
 class ChannelEdit:
-    """What ``edit_channel`` yields: the open session, the channel's row, its parent's row (read-only)."""
+    """What ``edit_channel`` yields: the open session, the channel's row (detached: change it freely, the
+    columns that differ from the loaded ones are saved at the end), its parent's row (read-only)."""
 
     session: AsyncSession
     config: ChannelConfig
@@ -73,26 +198,29 @@ class ChannelEdit:
     def view(self) -> ChannelView:
         return view_of(self.config, self.parent)
 
-    def changed(self, *attributes: str) -> None:
-        """Mark JSON columns as changed after replacing or editing them."""
-        for name in attributes:
-            flag_modified(self.config, name)
-
 
 class Store:
-    """Reads and the locked change path over one session factory."""
+    """Reads, the lock registry and the change path over one session factory (one per bot)."""
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
         self.sessions = sessions
         self.clock = clock
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        lock = self._locks.get(channel_id)
+    def lock(self, key: Key) -> asyncio.Lock:
+        """The lock of one resource (the project's only locks; see the module doc)."""
+        lock = self._locks.get(key)
         if lock is None:
             lock = asyncio.Lock()
-            self._locks[channel_id] = lock
+            self._locks[key] = lock
         return lock
+
+    @asynccontextmanager
+    async def change(self, key: Key) -> AsyncIterator[AsyncSession]:
+        """The resource's lock → one session and transaction, yielded → commit on a clean exit; any
+        exception rolls everything back. Write with ``versioned_update``; reply after the block."""
+        async with self.lock(key), self.sessions() as session, session.begin():
+            yield session
 
     # --- guilds -----------------------------------------------------------------------------------------
 
@@ -102,7 +230,8 @@ class Store:
             return row.gm_role_id if row is not None else None
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
-        async with self.sessions() as session, session.begin():
+        """Set, whatever was there (a write that reads nothing needs no version)."""
+        async with self.change(guild_key(guild_id)) as session:
             row = await session.get(GuildConfig, guild_id)
             if row is None:
                 session.add(GuildConfig(guild_id=guild_id, gm_role_id=role_id))
@@ -120,23 +249,32 @@ class Store:
 
     @asynccontextmanager
     async def edit_channel(self, where: Where) -> AsyncIterator[ChannelEdit]:
-        """Lock the channel, open a transaction and yield its row; commit (version + 1) if it changed."""
-        async with self.lock(where.channel_id), self.sessions() as session, session.begin():
+        """The change path for the channel's row (created on first use): yield it, then save what changed
+        with a version check (``StaleChannel``: nothing saved)."""
+        async with self.change(channel_key(where.channel_id)) as session:
             config = await session.get(ChannelConfig, where.channel_id)
             created = config is None
             if config is None:
                 config = ChannelConfig(
-                    channel_id=where.channel_id, guild_id=where.guild_id, parent_id=where.parent_id
+                    channel_id=where.channel_id, guild_id=where.guild_id, parent_id=where.parent_id, version=0
                 )
-            elif where.parent_id and config.parent_id != where.parent_id:
+            else:
+                session.expunge(config)  # only the versioned write below saves it, never an autoflush
+            loaded = column_values(config)
+            if where.parent_id and config.parent_id != where.parent_id:
                 config.parent_id = where.parent_id
             parent_id = config.parent_id
             parent = await session.get(ChannelConfig, parent_id) if parent_id else None
             edit = ChannelEdit(session, config, parent, created)
             yield edit
-            if created or session.is_modified(config):
-                config.version = (config.version or 0) + 1
-                session.add(config)
+            if created:
+                await insert_channel(session, config)
+                return
+            changes = {k: v for k, v in column_values(config).items() if v != loaded[k] and k != "version"}
+            if changes:
+                config.version = await versioned_update(
+                    session, ChannelConfig, where.channel_id, loaded["version"], changes, stale=StaleChannel
+                )
 
     async def set_system(self, where: Where, system: str) -> ChannelView:
         async with self.edit_channel(where) as edit:

@@ -137,7 +137,7 @@ async def ac_check_character(interaction: discord.Interaction[Any], current: str
     """The member's characters (a GM: everyone's in this server)."""
     try:
         here = where_of(interaction)
-        book = CharacterBook(interaction.client.sessions, interaction.client.clock)
+        book = CharacterBook(interaction.client.store)
         gm = await is_gm(interaction)
         refs = await book.refs(here.guild_id, owner_id=None if gm else interaction.user.id)
         return choose((r.name for r in refs), current)
@@ -154,7 +154,7 @@ async def ac_stat(interaction: discord.Interaction[Any], current: str) -> Choice
         here = where_of(interaction)
         client = interaction.client
         view = await client.store.channel_view(here)
-        book = CharacterBook(client.sessions, client.clock)
+        book = CharacterBook(client.store)
         typed = _ns(interaction, "character")
         gm = await is_gm(interaction) if typed else False
         record = await book.resolve(here.guild_id, interaction.user.id, typed, gm=gm, system=view.system)

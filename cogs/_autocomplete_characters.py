@@ -33,7 +33,7 @@ def book_of(interaction: discord.Interaction[Fray]) -> CharacterBook:
     bot = interaction.client
     cog = bot.get_cog("Characters")
     book = getattr(cog, "book", None)
-    return book if isinstance(book, CharacterBook) else CharacterBook(bot.sessions, bot.clock)
+    return book if isinstance(book, CharacterBook) else CharacterBook(bot.store)
 
 
 def filter_names(names: Iterable[str], typed: str, limit: int = MAX_CHOICES) -> list[str]:

@@ -317,7 +317,7 @@ async def run_check(
     here = where(interaction)
     view = await bot.store.channel_view(here)
     gm = await is_gm(interaction) if character else False
-    book = CharacterBook(bot.sessions, bot.clock)
+    book = CharacterBook(bot.store)
     record = await book.resolve(here.guild_id, interaction.user.id, character, gm=gm, system=view.system)
     if not record.system and not view.system:
         raise NoSystem(text.check_no_system())

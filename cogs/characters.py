@@ -153,7 +153,7 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
 
     def __init__(self, bot: Fray) -> None:
         self.bot = bot
-        self.book = CharacterBook(bot.sessions, bot.clock)
+        self.book = CharacterBook(bot.store)
         super().__init__()
 
     # --- helpers ----------------------------------------------------------------------------------------

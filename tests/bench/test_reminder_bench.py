@@ -14,6 +14,7 @@ from bot.db import create_engine, migrate, session_factory
 from bot.models import Combatant, Encounter
 from bot.reminders import DueStep, ReminderLoop
 from bot.settings import Settings
+from bot.store import Store
 
 ENCOUNTERS = 10_000
 DUE_EVERY = 100  # 1 %
@@ -66,7 +67,7 @@ async def test_one_tick_over_ten_thousand_encounters(bot_settings: Settings) -> 
                 .values(reminder_due_at=NOW - timedelta(minutes=5), reminders_sent=0)
             )
 
-    loop = ReminderLoop(sessions, lambda: NOW, no_op)
+    loop = ReminderLoop(Store(sessions, lambda: NOW), no_op)
     await loop.tick(NOW - timedelta(days=10))  # warm-up (connection, statement cache); nothing is due then
     t0 = time.perf_counter()
     report = await loop.tick()

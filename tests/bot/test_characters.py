@@ -25,6 +25,7 @@ from bot.characters import (
 from bot.db import create_engine, migrate, session_factory
 from bot.models import Character
 from bot.settings import Settings
+from bot.store import Store
 from rules.errors import RulesError
 from rules.systems.registry import SYSTEM_NAMES, get_system
 
@@ -56,7 +57,7 @@ class Clock:
 async def book(bot_settings: Settings):
     engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
     await migrate(engine)
-    yield CharacterBook(session_factory(engine), Clock())
+    yield CharacterBook(Store(session_factory(engine), Clock()))
     await engine.dispose()
 
 

@@ -144,7 +144,7 @@ async def row(sessions, encounter_id: int) -> Encounter:
 
 
 def make_loop(sessions, clock: Clock, sender: Recorder, **kw: Any) -> ReminderLoop:
-    return ReminderLoop(sessions, clock, sender, **kw)
+    return ReminderLoop(Store(sessions, clock), sender, **kw)
 
 
 # --- the sequence ------------------------------------------------------------------------------------------

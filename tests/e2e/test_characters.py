@@ -39,7 +39,7 @@ SAMPLES: dict[str, dict[str, str]] = {
 
 def book(fray: Harness) -> CharacterBook:
     assert fray.bot is not None
-    return CharacterBook(fray.bot.sessions, fray.bot.clock)
+    return CharacterBook(fray.bot.store)
 
 
 async def stored(fray: Harness, owner: FakeMember, name: str) -> CharacterRecord | None:

@@ -13,7 +13,7 @@ ANY_SYSTEM = next(s for s in SYSTEM_NAMES if importlib.util.find_spec(f"rules.sy
 
 def book(fray: Harness) -> CharacterBook:
     assert fray.bot is not None
-    return CharacterBook(fray.bot.sessions, fray.bot.clock)
+    return CharacterBook(fray.bot.store)
 
 
 async def names(fray: Harness) -> list[str]:

@@ -28,7 +28,7 @@ ANY_SYSTEM = next(s for s in SYSTEM_NAMES if available(s))
 
 def book(fray: Harness) -> CharacterBook:
     assert fray.bot is not None
-    return CharacterBook(fray.bot.sessions, fray.bot.clock)
+    return CharacterBook(fray.bot.store)
 
 
 async def stored(fray: Harness, owner: FakeMember, name: str) -> CharacterRecord | None:

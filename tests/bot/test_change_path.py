@@ -1,0 +1,364 @@
+"""The one change path: the store's lock registry, version-checked writes of every kind, starts, migration 0004."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import func, select, update
+
+from bot import characters
+from bot.characters import CharacterBook, StaleCharacter
+from bot.db import create_engine, migrate, session_factory
+from bot.encounters import EncounterOpen, StaleEncounter, edit_encounter, load_encounter, start_encounter
+from bot.errors import Stale
+from bot.models import ChannelConfig, Character, Encounter, EventLog, ReminderConfig
+from bot.reminders import StaleReminderSettings, save_policy
+from bot.settings import Settings
+from bot.store import (
+    StaleChannel,
+    Store,
+    Where,
+    channel_key,
+    characters_key,
+    compare_and_set,
+    versioned_delete,
+    versioned_update,
+)
+from rules.dice import RandomDice
+from rules.systems.registry import system_names
+
+HERE = Where(guild_id=1, channel_id=10)
+PIA = 100
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEM = system_names()[0]
+WAIT = 2.0  # seconds: every wait in these tests is bounded
+
+
+@dataclass
+class Clock:
+    now: datetime = field(default_factory=lambda: datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC))
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class FakeBot:
+    store: Store
+    clock: Clock
+    dice: Any = field(default_factory=lambda: RandomDice(1))
+
+    def dice_source(self) -> Any:
+        return self.dice
+
+
+@pytest.fixture
+async def engine(bot_settings: Settings):
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    await migrate(engine)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def store(engine) -> Store:
+    return Store(session_factory(engine), Clock())
+
+
+@pytest.fixture
+def bot(store: Store) -> FakeBot:
+    return FakeBot(store, store.clock)  # type: ignore[arg-type]
+
+
+async def bump_version(store: Store, model: type, pk: Any) -> None:
+    """Another process saves the row meanwhile (its own connection, committed)."""
+    table = model.__table__  # type: ignore[attr-defined]
+    (column,) = table.primary_key.columns
+    async with store.sessions() as other, other.begin():
+        await other.exec(update(table).where(column == pk).values(version=table.c.version + 1))
+
+
+# --- the lock registry ----------------------------------------------------------------------------------
+
+
+def test_the_store_keeps_the_only_locks() -> None:
+    keeping = re.compile(r"asyncio\.(Lock|Semaphore|Condition)\(|WeakValueDictionary")
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("bot", "cogs", "rules")
+        for path in (ROOT / folder).rglob("*.py")
+        if keeping.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["bot/store.py"]
+
+
+async def test_one_lock_per_resource_held_only_while_in_use(store: Store) -> None:
+    key = characters_key(1, PIA)
+    async with store.lock(key):
+        assert store.lock(key) is store.lock(("characters", 1, PIA))
+        assert store.lock(key) is not store.lock(characters_key(1, PIA + 1))
+        assert store.lock(key) is not store.lock(channel_key(PIA))
+        assert store.lock(key).locked()
+    gc.collect()
+    assert len(store._locks) == 0  # weakly held: nothing stays behind once no change uses it
+
+
+async def test_changes_to_one_resource_serialise_and_others_do_not_wait(store: Store) -> None:
+    order: list[str] = []
+    inside = asyncio.Event()
+    release = asyncio.Event()
+
+    async def first() -> None:
+        async with store.change(channel_key(10)):
+            order.append("first in")
+            inside.set()
+            await asyncio.wait_for(release.wait(), WAIT)
+            order.append("first out")
+
+    async def same() -> None:
+        async with store.change(channel_key(10)):
+            order.append("same in")
+
+    async def other() -> None:
+        async with store.change(channel_key(11)):
+            order.append("other in")
+
+    holder = asyncio.create_task(first())
+    await asyncio.wait_for(inside.wait(), WAIT)
+    waiting = asyncio.create_task(same())
+    await asyncio.wait_for(other(), WAIT)  # another channel is not blocked by the held one
+    await asyncio.sleep(0.05)
+    assert order == ["first in", "other in"]  # the same channel waits
+    release.set()
+    await asyncio.wait_for(asyncio.gather(holder, waiting), WAIT)
+    assert order == ["first in", "other in", "first out", "same in"]
+
+
+# --- the guarded writes ---------------------------------------------------------------------------------
+
+
+async def test_versioned_update_and_delete_refuse_a_moved_on_row(store: Store) -> None:
+    await store.set_system(HERE, SYSTEM)
+    async with store.change(channel_key(HERE.channel_id)) as session:
+        assert (
+            await versioned_update(session, ChannelConfig, 10, 1, {"dice_queue": [3]}, stale=StaleChannel)
+            == 2
+        )
+    with pytest.raises(StaleChannel):
+        async with store.change(channel_key(HERE.channel_id)) as session:
+            await versioned_update(session, ChannelConfig, 10, 1, {"dice_queue": [4]}, stale=StaleChannel)
+    with pytest.raises(StaleChannel):
+        async with store.change(channel_key(HERE.channel_id)) as session:
+            await versioned_delete(session, ChannelConfig, 10, 1, stale=StaleChannel)
+    async with store.sessions() as session:
+        row = await session.get(ChannelConfig, 10)
+        assert row is not None and row.dice_queue == [3] and row.version == 2
+    async with store.change(channel_key(HERE.channel_id)) as session:
+        assert not await compare_and_set(session, ChannelConfig, 10, {"system": None}, {"dice_queue": []})
+        assert await compare_and_set(session, ChannelConfig, 10, {"system": SYSTEM}, {"dice_queue": []})
+
+
+async def test_a_stale_channel_edit_is_refused_and_saves_nothing(store: Store) -> None:
+    await store.set_system(HERE, SYSTEM)
+    with pytest.raises(StaleChannel):
+        async with store.edit_channel(HERE) as edit:
+            edit.config.dice_queue = [6, 6]
+            await bump_version(store, ChannelConfig, HERE.channel_id)
+    async with store.sessions() as session:
+        row = await session.get(ChannelConfig, HERE.channel_id)
+        assert row is not None and row.dice_queue == [] and row.version == 2  # only the other write
+
+
+async def test_a_channel_row_created_by_someone_else_first_is_stale(store: Store) -> None:
+    with pytest.raises(StaleChannel):
+        async with store.edit_channel(HERE) as edit:
+            edit.config.system = SYSTEM
+            async with store.sessions() as other, other.begin():
+                other.add(ChannelConfig(channel_id=HERE.channel_id, guild_id=1, dice_queue=[2]))
+    async with store.sessions() as session:
+        row = await session.get(ChannelConfig, HERE.channel_id)
+        assert row is not None and row.system is None and row.dice_queue == [2]
+
+
+async def test_a_stale_encounter_change_saves_nothing_not_even_the_dice_queue(bot: FakeBot) -> None:
+    store = bot.store
+    await store.set_system(HERE, SYSTEM)
+    await start_encounter(bot, HERE, 7, "Ambush")
+    async with store.edit_channel(HERE) as edit:
+        edit.config.dice_queue = [1]
+    read = await load_encounter(bot, HERE)
+    assert read is not None
+    with pytest.raises(StaleEncounter):
+        async with edit_encounter(bot, HERE, 7, "gm note") as edit:
+            edit.dice.roll(6)  # uses the queued die: the queue would be saved back too
+            await bump_version(store, Encounter, read.encounter.id)
+    async with store.sessions() as session:
+        logs = (
+            await session.exec(select(func.count()).where(EventLog.encounter_id == read.encounter.id))
+        ).one()
+        assert logs[0] == 1
+        assert (await session.get(ChannelConfig, HERE.channel_id)).dice_queue == [1]
+
+
+async def test_an_encounter_change_whose_channel_moved_on_is_stale(bot: FakeBot) -> None:
+    store = bot.store
+    await store.set_system(HERE, SYSTEM)
+    async with store.edit_channel(HERE) as edit:
+        edit.config.dice_queue = [1, 1]
+    await start_encounter(bot, HERE, 7, "Ambush")
+    read = await load_encounter(bot, HERE)
+    assert read is not None
+    with pytest.raises(StaleChannel):
+        async with edit_encounter(bot, HERE, 7, "gm note") as edit:
+            edit.dice.roll(6)  # uses a queued die: the queue is saved back, version-checked
+            await bump_version(store, ChannelConfig, HERE.channel_id)
+    after = await load_encounter(bot, HERE)
+    assert after is not None and after.encounter.version == read.encounter.version
+
+
+async def test_a_stale_character_change_is_refused_and_saves_nothing(store: Store, monkeypatch) -> None:
+    book = CharacterBook(store)
+    ana = await book.create(1, PIA, "Ana", SYSTEM)
+
+    async def someone_else_saves_first(*args: Any, **kwargs: Any) -> int:
+        await bump_version(store, Character, ana.id)  # between this change's load and its write
+        return await versioned_update(*args, **kwargs)
+
+    monkeypatch.setattr(characters, "versioned_update", someone_else_saves_first)
+    with pytest.raises(StaleCharacter, match="try again"):
+        await book.rename(ana, "Bea")
+    monkeypatch.undo()
+    stored = await book.get(ana.id)
+    assert stored is not None and stored.name == "Ana" and dict(stored.sheet) == dict(ana.sheet)
+    assert stored.version == ana.version + 1  # only the other write
+    assert isinstance(StaleCharacter(), Stale)
+
+
+async def test_character_writes_count_versions_and_a_stale_delete_keeps_the_row(
+    store: Store, monkeypatch
+) -> None:
+    book = CharacterBook(store)
+    ana = await book.create(1, PIA, "Ana", SYSTEM)
+    assert ana.version == 0
+    renamed = await book.rename(ana, "Bea")
+    assert renamed.after.version == 1 and renamed.after.name == "Bea"
+    rules = renamed.after.rules
+    saved, replaced = await book.save_import(1, PIA, SYSTEM, rules.sheet_from_dict(renamed.after.sheet))
+    assert replaced is not None and replaced.version == 1 and saved.version == 2
+    assert (await book.get(ana.id)) == saved
+
+    async def someone_else_saves_first(*args: Any, **kwargs: Any) -> None:
+        await bump_version(store, Character, ana.id)
+        await versioned_delete(*args, **kwargs)
+
+    monkeypatch.setattr(characters, "versioned_delete", someone_else_saves_first)
+    with pytest.raises(StaleCharacter):
+        await book.delete(ana.id)
+    monkeypatch.undo()
+    assert (await book.get(ana.id)) is not None
+    assert (await book.delete(ana.id)) is not None and (await book.get(ana.id)) is None
+
+
+async def test_reminder_settings_writes_are_versioned(store: Store) -> None:
+    await save_policy(store, HERE, 7, {"max_reminders": 3}, store.clock())
+    await save_policy(store, HERE, 7, {"after": timedelta(hours=2)}, store.clock())
+    async with store.sessions() as session:
+        row = await session.get(ReminderConfig, HERE.channel_id)
+        assert row is not None and row.version == 1 and row.max_reminders == 3 and row.after_seconds == 7200
+    with pytest.raises(StaleReminderSettings):
+        async with store.change(channel_key(HERE.channel_id)) as session:
+            await versioned_update(
+                session, ReminderConfig, HERE.channel_id, 0, {"enabled": False}, stale=StaleReminderSettings
+            )
+
+
+# --- opening an encounter -------------------------------------------------------------------------------
+
+
+async def test_start_goes_through_the_change_path(bot: FakeBot) -> None:
+    await bot.store.set_system(HERE, SYSTEM)
+    result = await start_encounter(bot, HERE, 7, "Ambush")
+    async with bot.store.sessions() as session:
+        encounter = await session.get(Encounter, result.encounter_id)
+        log = (
+            (await session.exec(select(EventLog).where(EventLog.encounter_id == result.encounter_id)))
+            .scalars()
+            .all()
+        )
+    assert encounter is not None and encounter.version == 1 and encounter.status == "setup"
+    assert [(r.seq, r.command, r.undo, r.summary) for r in log] == [
+        (1, "encounter start", None, "Encounter Ambush opened")
+    ]
+    assert (
+        result.summary == "Encounter Ambush opened" and result.status == "setup" and result.combatants == ()
+    )
+
+
+async def test_two_starts_in_one_channel_one_wins(bot: FakeBot) -> None:
+    await bot.store.set_system(HERE, SYSTEM)
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            *(start_encounter(bot, HERE, 7, f"Fight {n}") for n in range(3)), return_exceptions=True
+        ),
+        WAIT * 5,
+    )
+    won = [r for r in results if not isinstance(r, BaseException)]
+    assert len(won) == 1
+    assert all(isinstance(r, EncounterOpen) for r in results if isinstance(r, BaseException))
+
+
+async def test_two_processes_starting_at_once_open_one(engine, bot: FakeBot) -> None:
+    await bot.store.set_system(HERE, SYSTEM)
+    other = FakeBot(Store(session_factory(engine), bot.clock), bot.clock)  # its own locks, like a 2nd process
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            start_encounter(bot, HERE, 7, "Mine"),
+            start_encounter(other, HERE, 8, "Theirs"),
+            return_exceptions=True,
+        ),
+        WAIT * 5,
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert all(isinstance(r, EncounterOpen) for r in results if isinstance(r, BaseException))
+    async with bot.store.sessions() as session:
+        count = (await session.exec(select(func.count()).select_from(Encounter))).one()
+        assert count[0] == 1
+
+
+# --- migration 0004 -------------------------------------------------------------------------------------
+
+
+async def test_migration_0004_gives_existing_characters_a_version(bot_settings: Settings) -> None:
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    try:
+        assert await migrate(engine, "0003") == "0003"
+        async with engine.begin() as conn:
+            await conn.execute(
+                sa.text(
+                    "INSERT INTO character (guild_id, owner_id, name, name_key, system, sheet, created_at,"
+                    " updated_at) VALUES (1, :owner, 'Ana', 'ana', :system, '{}', :at, :at)"
+                ),
+                {"owner": PIA, "system": SYSTEM, "at": datetime(2026, 1, 1)},
+            )
+            await conn.execute(sa.text("INSERT INTO reminder_config (channel_id, guild_id) VALUES (10, 1)"))
+        assert await migrate(engine) == "0004"
+        async with engine.connect() as conn:
+            rows = (await conn.execute(sa.text("SELECT name, version FROM character"))).all()
+            reminders = (await conn.execute(sa.text("SELECT channel_id, version FROM reminder_config"))).all()
+        assert [tuple(r) for r in rows] == [("Ana", 0)]
+        assert [tuple(r) for r in reminders] == [(10, 0)]
+        store = Store(session_factory(engine), Clock())
+        async with store.change(characters_key(1, PIA)) as session:
+            assert (
+                await versioned_update(session, Character, 1, 0, {"name": "Bea"}, stale=StaleCharacter) == 1
+            )
+    finally:
+        await engine.dispose()
