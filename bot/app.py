@@ -22,6 +22,7 @@ import discord
 from discord.ext import commands
 
 from bot.db import create_engine, migrate, session_factory
+from bot.deadline import acknowledge_before_change
 from bot.settings import Settings
 from bot.store import Store
 from bot.sync import SyncResult, sync_commands
@@ -83,7 +84,7 @@ class Fray(commands.Bot):
         self.dice_factory: DiceFactory = dice_factory or (lambda: production_dice)
         self.engine = create_engine(settings.database_url, database_path=settings.database_path)
         self.sessions = session_factory(self.engine)
-        self.store = Store(self.sessions, self.clock)
+        self.store = Store(self.sessions, self.clock, before_change=acknowledge_before_change)
         # More ways to be a GM (e.g. "started the running encounter"): async predicates added by cogs.
         self.gm_sources: list[GMSource] = []
         self.last_sync: SyncResult | None = None

@@ -85,6 +85,18 @@ async def acknowledge_before_change() -> None:
         raise TooLate("Discord gave up waiting for this command, so nothing was changed. Please try again.")
 
 
+async def post_in_channel(
+    interaction: discord.Interaction[Any], content: Any, kwargs: dict[str, Any]
+) -> None:
+    """A public answer Discord no longer takes as the interaction's, posted in its channel instead."""
+    log.warning("answered %s too late; posting the answer in the channel", interaction.id)
+    allowed = ("embed", "embeds", "file", "files", "view", "allowed_mentions", "silent", "suppress_embeds")
+    channel = interaction.client.get_partial_messageable(
+        interaction.channel_id or 0, guild_id=interaction.guild_id
+    )
+    await channel.send(content, **{k: v for k, v in kwargs.items() if k in allowed})
+
+
 class DeadlineResponse(InteractionResponse):
     """``interaction.response`` that acknowledges by itself when the answer is slow (see the module doc)."""
 
@@ -144,7 +156,15 @@ class DeadlineResponse(InteractionResponse):
 
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
         if not await self._take_over(bool(kwargs.get("ephemeral", False))):
-            return await super().send_message(content, **kwargs)
+            try:
+                return await super().send_message(content, **kwargs)
+            except (
+                discord.NotFound
+            ):  # too late: Discord forgot the interaction; a public answer still goes out
+                if kwargs.get("ephemeral"):
+                    raise
+                await post_in_channel(self._parent, content, kwargs)
+                return None
         kwargs.pop("delete_after", None)
         if content is not None:
             kwargs["content"] = content
@@ -163,3 +183,11 @@ class DeadlineResponse(InteractionResponse):
         if not await self._take_over(ephemeral):
             return await super().defer(ephemeral=ephemeral, thinking=thinking)
         return None
+
+
+class AnswersInTime:
+    """Base of Fray's buttons (before ``discord.ui.DynamicItem``): they answer in time like commands do."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        keep_deadline(interaction)
+        return True

@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import weakref
-from collections.abc import AsyncIterator, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -202,9 +202,18 @@ class ChannelEdit:
 class Store:
     """Reads, the lock registry and the change path over one session factory (one per bot)."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        *,
+        before_change: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.sessions = sessions
         self.clock = clock
+        # Awaited holding the resource's lock, before the transaction: the bot acknowledges the member's
+        # interaction there when it might not answer in time (``bot.deadline``); raising saves nothing.
+        self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, key: Key) -> asyncio.Lock:
@@ -219,8 +228,11 @@ class Store:
     async def change(self, key: Key) -> AsyncIterator[AsyncSession]:
         """The resource's lock → one session and transaction, yielded → commit on a clean exit; any
         exception rolls everything back. Write with ``versioned_update``; reply after the block."""
-        async with self.lock(key), self.sessions() as session, session.begin():
-            yield session
+        async with self.lock(key):
+            if self.before_change is not None:
+                await self.before_change()
+            async with self.sessions() as session, session.begin():
+                yield session
 
     # --- guilds -----------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.deadline import keep_deadline
 from cogs import _render as render
 from rules.errors import RulesError
 
@@ -129,7 +130,11 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
 
 
 class FrayTree(app_commands.CommandTree):
-    """The command tree with Fray's one error handler."""
+    """The command tree with Fray's one error handler; every command answers in time (``bot.deadline``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        keep_deadline(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError, /

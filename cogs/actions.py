@@ -32,6 +32,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.characters import CharacterBook
+from bot.deadline import AnswersInTime
 from bot.encounters import (
     EncounterEdit,
     EncounterResult,
@@ -268,6 +269,7 @@ def death_save_button(result: EncounterResult, key: str) -> discord.ui.Item[Any]
 
 
 class DeathSaveButton(
+    AnswersInTime,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"fray:death-save:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
 ):

@@ -27,6 +27,7 @@ from discord.ext import commands
 
 from bot import sheet_files
 from bot.characters import CharacterBook, CharacterError, CharacterRecord, check_name, name_key
+from bot.deadline import AnswersInTime
 from bot.errors import NoSystem
 from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_characters as ac
@@ -49,7 +50,7 @@ def _stamp(record_created: Any) -> int:
         return 0
 
 
-class _DeleteButton:
+class _DeleteButton(AnswersInTime):
     """Shared logic of the delete prompt's two buttons; ids carry the character, its owner and its stamp."""
 
     prefix = ""

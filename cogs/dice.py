@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.deadline import AnswersInTime
 from bot.rolling import RollOutcome, roll_in_channel
 from bot.tree import NO_MENTIONS, report_error
 from cogs import _render as render
@@ -40,7 +41,7 @@ async def _roll(interaction: discord.Interaction[Fray], expression: str, *, secr
 
 
 class SecretRollButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"fray:secret:(?P<id>[0-9]{1,19})"
+    AnswersInTime, discord.ui.DynamicItem[discord.ui.Button], template=r"fray:secret:(?P<id>[0-9]{1,19})"
 ):
     """Shows a stored secret roll, ephemerally, to its roller and the GMs; refuses everyone else politely."""
 

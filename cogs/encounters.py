@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.deadline import AnswersInTime
 from bot.encounters import (
     BadName,
     EncounterEdit,
@@ -129,7 +130,12 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
     message = turn_message(result)
     if message is not None:
         content, view, mentions = message
-        await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+        try:
+            await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+        except discord.NotFound:  # the interaction could not be answered: the announcement and ping still go
+            await announce_in_channel(
+                interaction.client, interaction.channel_id or 0, interaction.guild_id or 0, result
+            )
 
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
@@ -211,6 +217,7 @@ async def end_turn(
 
 
 class EndTurnButton(
+    AnswersInTime,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"fray:end-turn:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
 ):
@@ -241,7 +248,9 @@ class EndTurnButton(
             await report_error(interaction, err)
 
 
-class StatusButton(discord.ui.DynamicItem[discord.ui.Button], template=r"fray:status:(?P<eid>[0-9]{1,19})"):
+class StatusButton(
+    AnswersInTime, discord.ui.DynamicItem[discord.ui.Button], template=r"fray:status:(?P<eid>[0-9]{1,19})"
+):
     """Shows the tracker of that encounter, privately."""
 
     def __init__(self, encounter_id: int) -> None:
