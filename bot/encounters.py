@@ -50,6 +50,7 @@ from bot.store import (
     insert_channel,
     versioned_update,
     view_of,
+    write_turn,
 )
 from cogs import _render_encounters as text
 from rules.dice import DiceSource, QueuedDice
@@ -643,6 +644,7 @@ class EncounterEdit:
         values.update(reminders_sent=sent, reminder_due_at=due)
 
     async def _save(self) -> None:
+        await write_turn(self.session)  # before anything is flushed
         queue_before = list(self.config.dice_queue or []) if self.config is not None else []
         if self._restore is not None:
             await self._put_back(self._restore)

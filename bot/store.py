@@ -12,7 +12,9 @@
   ``guild_key``). Locks are held weakly: one lives only while some change holds or waits for it, so the
   registry never grows and a lock is never carried from one event loop to another (a store serves one
   bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
-  changes to one resource; the version check catches everyone else.
+  changes to one resource; the version check catches everyone else. ``write_turn`` makes the process's
+  changes take turns at the database from their first write to their commit (one writer; readers use WAL
+  snapshots meanwhile).
 - **Version-checked writes**: ``versioned_update`` is ``UPDATE … SET …, version = v + 1 WHERE pk = ? AND
   version = v``; anything but one row raises the caller's ``Stale`` error, and leaving the block with an
   exception rolls the whole transaction back, so nothing is saved. ``compare_and_set`` is the same write
@@ -62,6 +64,37 @@ def guild_key(guild_id: int) -> Key:
     return ("guild", guild_id)
 
 
+# One writer per database: the transactions of all changes take turns from their first write to their commit
+# (``write_turn``). Pooled connections writing at once would wait on SQLite's single write lock in its busy
+# handler, sleeping up to tens of milliseconds a try; taking turns here, none waits longer than the writes
+# before it. Loading and the rules in between still run side by side.
+WRITER: Key = ("writer",)
+WRITE_TURN = "fray.write_turn"
+
+
+class _WriteTurn:
+    def __init__(self, lock: asyncio.Lock) -> None:
+        self.lock = lock
+        self.taken = False
+
+    async def take(self) -> None:
+        if not self.taken:
+            await self.lock.acquire()
+            self.taken = True
+
+    def give_back(self) -> None:
+        if self.taken:
+            self.taken = False
+            self.lock.release()
+
+
+async def write_turn(session: AsyncSession) -> None:
+    """Before a change's first write: wait for the database's one writer (kept until the commit)."""
+    turn = session.info.get(WRITE_TURN)
+    if turn is not None:
+        await turn.take()
+
+
 class StaleChannel(Stale):
     """The channel's settings changed between load and save."""
 
@@ -88,6 +121,7 @@ async def compare_and_set(
 ) -> bool:
     """``UPDATE model SET values WHERE pk = ? AND <each expected column = its value>``; whether exactly one
     row matched. The guarded write every change path ends in (``versioned_update`` guards on the version)."""
+    await write_turn(session)
     table = model.__table__  # type: ignore[attr-defined]
     conditions = [_primary_key(model) == pk, *(_matches(table.c[name], v) for name, v in expected.items())]
     result = await session.exec(
@@ -119,6 +153,7 @@ async def versioned_delete(
     session: AsyncSession, model: type, pk: Any, loaded_version: int, *, stale: Callable[[], BotError]
 ) -> None:
     """Delete the row only if it still has ``loaded_version``; else raise ``stale()``."""
+    await write_turn(session)
     table = model.__table__  # type: ignore[attr-defined]
     result = await session.exec(
         sa.delete(table)  # type: ignore[call-overload]
@@ -131,6 +166,7 @@ async def versioned_delete(
 
 async def insert_channel(session: AsyncSession, config: ChannelConfig) -> None:
     """A channel's first row (version 1). Another process inserting it first makes this one stale."""
+    await write_turn(session)
     config.version = 1
     session.add(config)
     try:
@@ -231,8 +267,13 @@ class Store:
         async with self.lock(key):
             if self.before_change is not None:
                 await self.before_change()
-            async with self.sessions() as session, session.begin():
-                yield session
+            turn = _WriteTurn(self.lock(WRITER))
+            try:
+                async with self.sessions() as session, session.begin():
+                    session.info[WRITE_TURN] = turn
+                    yield session
+            finally:
+                turn.give_back()
 
     # --- guilds -----------------------------------------------------------------------------------------
 

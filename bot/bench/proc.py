@@ -2,14 +2,17 @@
 
 ``floor``: a bare discord.py client with one slash command, ``/noop``, that answers at once.
 ``fray``: the production ``Fray`` (migrations, cogs, sync, reminders) over the database file ``DB``.
-Both are pointed at the fake Discord's REST and gateway URLs; SIGTERM stops them cleanly.
+Both are pointed at the fake Discord's REST and gateway URLs; SIGTERM stops them cleanly. With
+``FRAY_BENCH_PROFILE=<file>`` Fray's process is profiled into that file (``python -m pstats``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import cProfile
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
@@ -19,6 +22,8 @@ import discord.gateway
 import discord.http
 import yarl
 from discord import app_commands
+
+PROFILE_ENV = "FRAY_BENCH_PROFILE"  # a file: Fray's process is profiled (cProfile) into it
 
 
 class Floor(discord.Client):
@@ -62,8 +67,15 @@ def main(argv: list[str]) -> int:
         settings = Settings.for_database(token, Path(database), guild_ready_timeout=0.05)
         setup_logging(settings.log_level, secrets=[token])
         client = Fray(settings)
+    profile = os.environ.get(PROFILE_ENV)
+    profiler = cProfile.Profile() if profile and kind == "fray" else None
+    if profiler is not None:
+        profiler.enable()
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_run(client, token))
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
     return 0
 
 
