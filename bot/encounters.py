@@ -24,7 +24,6 @@ stops there); ``undo`` restores the snapshot of the oldest of the last N changes
 
 from __future__ import annotations
 
-import copy
 import inspect
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -40,6 +39,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import reminders
 from bot.errors import BotError, NoSystem, Stale
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
+from bot.parsed_states import ParsedStates, parsed_states
 from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
@@ -154,9 +154,9 @@ def _row_dict(row: Any) -> dict[str, Any]:
         value = getattr(row, column.name)
         if isinstance(value, datetime):
             value = value.isoformat()
-        elif isinstance(value, dict | list):
-            value = copy.deepcopy(value)
-        out[column.name] = value
+        out[column.name] = (
+            value  # JSON values are not copied: loaded rows are replaced, never changed in place
+        )
     return out
 
 
@@ -273,6 +273,7 @@ class EncounterRead:
     grapples: list[Grapple]
     house_raw: dict[str, Any]
     _state: Any = None
+    states: ParsedStates | None = None
 
     @property
     def system(self) -> System:
@@ -281,7 +282,9 @@ class EncounterRead:
     @property
     def state(self) -> Any:
         if self._state is None:
-            self._state = self.system.state_from_dict(self.encounter.state)
+            enc = self.encounter
+            states = self.states or ParsedStates(1)
+            self._state = states.get(self.system, enc.id or 0, enc.version, enc.state)
         return self._state
 
     def tracker(self) -> TrackerView:
@@ -331,7 +334,7 @@ async def load_encounter(
         if where is not None:
             _, view = await _channel_view(session, where)
             house_raw = dict(view.rules_for(encounter.system))
-        return EncounterRead(encounter, combatants, grapples, house_raw)
+        return EncounterRead(encounter, combatants, grapples, house_raw, states=parsed_states(bot.store))
 
 
 async def running_encounter_starter(bot: EncounterBot, channel_id: int) -> int | None:
@@ -772,7 +775,8 @@ async def edit_encounter(
             combatants, grapples, before = [], [], None
         system = get_system(encounter.system)
         house = system.house_from_dict(view.rules_for(encounter.system))
-        state = system.state_from_dict(encounter.state)
+        states = parsed_states(bot.store)
+        state = states.get(system, encounter.id or 0, encounter.version, encounter.state)
         queue = list(config.dice_queue or []) if config is not None else []
         edit = EncounterEdit(
             session=session,
@@ -794,6 +798,7 @@ async def edit_encounter(
         )
         yield edit
         await edit._save()
+    states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
 
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
