@@ -6,6 +6,8 @@
     fray health          exit 0 if the heartbeat file is fresher than 90 s, else 1 (Docker HEALTHCHECK)
     fray revision MSG    autogenerate a migration from the models (developers)
     fray bench [--quick] the load benchmark against a bare discord.py bot (developers; ``bot.bench``)
+    fray play [--port N] [--open] [--demo]
+                         try Fray without Discord: the real bot on a loopback Discord, in the browser
 
 A settings problem prints one line to stderr and exits with status 2 (no traceback).
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from bot.bench.options import add_arguments as add_bench_arguments
-from bot.settings import Settings, SettingsError, heartbeat_file_from_env
+from bot.settings import LOG_LEVELS, Settings, SettingsError, heartbeat_file_from_env
 
 HEALTH_MAX_AGE = 90.0
 EXIT_SETTINGS = 2
@@ -45,7 +47,37 @@ def _parser() -> argparse.ArgumentParser:
     revision = sub.add_parser("revision", help="autogenerate a migration from the models")
     revision.add_argument("message")
     add_bench_arguments(sub.add_parser("bench", help="the load benchmark (developers)"))
+    play = sub.add_parser(
+        "play", help="try Fray without Discord: the real bot on a loopback Discord, played in the browser"
+    )
+    play.add_argument("--port", type=int, default=None, help="port on 127.0.0.1 (default 8765)")
+    play.add_argument("--open", action="store_true", help="open the page in the default browser")
+    play.add_argument("--demo", action="store_true", help="seat the demo table: characters for every player")
     return parser
+
+
+def _play(args: argparse.Namespace) -> int:
+    """``fray play``: needs no token and never touches the production database."""
+    from bot.logs import setup_logging
+    from bot.playground.run import DEFAULT_PORT, play, playground_database
+
+    level = os.environ.get("LOG_LEVEL", "").strip().upper()
+    setup_logging(level if level in LOG_LEVELS else "WARNING", secrets=[])
+    port = DEFAULT_PORT if args.port is None else args.port
+    if not 0 <= port <= 65535:
+        print(f"fray: --port must be 0-65535 (0: any free port), not {port}", file=sys.stderr)
+        return EXIT_SETTINGS
+    try:
+        asyncio.run(play(port=port, demo=args.demo, open_page=args.open, database_path=playground_database()))
+    except KeyboardInterrupt:
+        return 130
+    except OSError as err:
+        print(
+            f"fray: cannot serve the playground on 127.0.0.1:{port} ({err.strerror}); try --port 0",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def health(path: Path, *, max_age: float = HEALTH_MAX_AGE, now: float | None = None) -> int:
@@ -86,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return bench(args)
     load_dotenv(Path.cwd() / ".env", override=False)
+    if command == "play":
+        return _play(args)
     if command == "health":
         try:
             return health(heartbeat_file_from_env(os.environ))

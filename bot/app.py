@@ -2,7 +2,8 @@
 
 ``setup_hook`` (after login, before the gateway): apply migrations → load the cogs as extensions → register
 their DynamicItems (persistent buttons) → sync commands when they changed → start the heartbeat. The tree's
-error handler is ``bot.tree.FrayTree`` (installed through ``tree_cls``).
+one error handler is installed by the first extension, ``cogs.error_handler``. Extensions are named here, not
+imported: this is where the shell is composed with the cogs.
 
 Production: ``await run_bot(settings)``. Tests: ``async with running(settings, dice_factory=...) as bot``, or
 ``asyncio.create_task(bot.start(token))`` … ``await bot.close()``.
@@ -22,16 +23,15 @@ import discord
 from discord.ext import commands
 
 from bot.db import create_engine, migrate, session_factory
-from bot.deadline import acknowledge_before_change
 from bot.settings import Settings
 from bot.store import Store
 from bot.sync import SyncResult, sync_commands
-from bot.tree import FrayTree
 from rules.dice import DiceSource, RandomDice
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS: tuple[str, ...] = (
+    "cogs.error_handler",
     "cogs.dice",
     "cogs.gm",
     "cogs.characters",
@@ -74,7 +74,6 @@ class Fray(commands.Bot):
             help_command=None,
             intents=discord.Intents.default(),
             allowed_mentions=ALLOWED_MENTIONS,
-            tree_cls=FrayTree,
             guild_ready_timeout=settings.guild_ready_timeout,
             **shards,
         )
@@ -84,7 +83,7 @@ class Fray(commands.Bot):
         self.dice_factory: DiceFactory = dice_factory or (lambda: production_dice)
         self.engine = create_engine(settings.database_url, database_path=settings.database_path)
         self.sessions = session_factory(self.engine)
-        self.store = Store(self.sessions, self.clock, before_change=acknowledge_before_change)
+        self.store = Store(self.sessions, self.clock)
         # More ways to be a GM (e.g. "started the running encounter"): async predicates added by cogs.
         self.gm_sources: list[GMSource] = []
         self.last_sync: SyncResult | None = None

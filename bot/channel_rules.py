@@ -2,7 +2,7 @@
 rules, read and changed through ``Store.edit_channel`` (the channel's lock, one transaction).
 
 No user-facing text lives here: refusals are ``BotError`` subclasses that carry what went wrong as data, and
-``cogs.gm_channel`` turns them into sentences from ``cogs._render_gm``.
+``cogs.gm_channel`` turns them into sentences from ``cogs.text.gm``.
 
 House rules in threads: a thread reads its parent's rules merged with its own (``bot.store.view_of``). Setting
 a rule in a thread stores only that rule on the thread's row (so later changes of the parent's other rules still
@@ -56,11 +56,11 @@ class DiceValuesRefused(BotError):
     def __init__(
         self, problem: DiceProblem, *, tokens: tuple[str, ...] = (), count: int = 0, queued: int = 0
     ) -> None:
-        super().__init__(f"dice values refused: {problem} {' '.join(tokens)}".strip())
         self.problem = problem
         self.tokens = tokens
         self.count = count
         self.queued = queued
+        super().__init__()
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,28 +133,28 @@ class UnknownRule(BotError):
     """``rule`` is not a house rule of ``system``; ``names`` are the ones it has."""
 
     def __init__(self, rule: str, system: System, names: tuple[str, ...]) -> None:
-        super().__init__(f"`{rule}` is not a {system.title} house rule")
         self.rule = rule
         self.system = system
         self.names = names
+        super().__init__()
 
 
 class BadRuleValue(BotError):
     """``value`` is not allowed for ``info``; ``detail`` is the rules' own reason (names ranges of numbers)."""
 
     def __init__(self, info: RuleInfo, value: str, detail: str, *, thread: bool) -> None:
-        super().__init__(detail)
         self.info = info
         self.value = value
         self.detail = detail
         self.thread = thread
+        super().__init__()
 
 
 class InheritOutsideThread(BotError):
     """``inherit`` only means something in a thread."""
 
     def __init__(self) -> None:
-        super().__init__("inherit is only for threads")
+        super().__init__()
 
 
 @dataclass(frozen=True, slots=True)

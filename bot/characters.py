@@ -32,70 +32,43 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError, Stale
+from bot.errors import AmbiguousCharacter as AmbiguousCharacter
+from bot.errors import CharacterError as CharacterError
+from bot.errors import (
+    CharacterGone,
+    CharacterNameProblem,
+    CharacterNotFound,
+    DuplicateName,
+    InvalidName,
+    NoCharacterChosen,
+    NotYourCharacter,
+    StaleCharacter,
+    StoredSheetInvalid,
+)
 from bot.models import Character
 from bot.store import Store, characters_key, versioned_delete, versioned_update
-from cogs import _render_characters as text
 from rules.encounter import System
-from rules.errors import NotAllowed, NotFound, ValidationError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.errors import ValidationError
+from rules.systems.registry import get_system, system_names
 
 NAME_MAX = 64
 ID_REFERENCE = re.compile(r"#([0-9]{1,19})")
 
 
-# --- errors ---------------------------------------------------------------------------------------------
-
-
-class CharacterError(BotError):
-    """Base of the character feature's refusals (each carries its user-facing reason)."""
-
-
-class InvalidName(CharacterError):
-    pass
-
-
-class DuplicateName(CharacterError):
-    pass
-
-
-class CharacterNotFound(CharacterError, NotFound):
-    pass
-
-
-class AmbiguousCharacter(CharacterError):
-    pass
-
-
-class NotYourCharacter(CharacterError, NotAllowed):
-    pass
-
-
-class NoCharacterChosen(CharacterError):
-    """The ``character`` option was left out and the member has none, or several, to choose from."""
-
-
-class StaleCharacter(CharacterError, Stale):
-    """The sheet changed between load and save (another process saved it): nothing was saved."""
-
-    def __init__(self, reason: str = "This character was changed at the same moment; try again.") -> None:
-        super().__init__(reason)
-
-
 # --- names ----------------------------------------------------------------------------------------------
 
 
-def name_problem(raw: object) -> str | None:
+def name_problem(raw: object) -> CharacterNameProblem | None:
     """Why ``raw`` cannot be a character name (after trimming), or ``None`` when it can."""
     if not isinstance(raw, str):
-        return text.name_not_text()
+        return "not_text"
     name = raw.strip()
     if not name:
-        return text.name_empty()
+        return "empty"
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        return text.name_control_characters()
+        return "control"
     if len(name) > NAME_MAX:
-        return text.name_too_long(len(name))
+        return "too_long"
     return None
 
 
@@ -103,7 +76,7 @@ def check_name(raw: str) -> str:
     """The trimmed name, or ``InvalidName`` (1..64 characters, no control characters)."""
     problem = name_problem(raw)
     if problem is not None:
-        raise InvalidName(problem)
+        raise InvalidName(problem, len(raw.strip()) if isinstance(raw, str) else 0)
     return raw.strip()
 
 
@@ -159,7 +132,7 @@ class CharacterRecord:
         try:
             return self.rules.sheet_from_dict(self.sheet)
         except ValidationError as err:
-            raise CharacterError(text.stored_sheet_invalid(self.name, err.problems)) from err
+            raise StoredSheetInvalid(self.name, err.problems) from err
 
 
 def _record(row: Character) -> CharacterRecord:
@@ -290,7 +263,7 @@ class CharacterBook:
             if record is not None and record.guild_id == guild_id:
                 if record.owner_id == member_id or gm:
                     return record
-                raise NotYourCharacter(text.not_your_character(record.name))
+                raise NotYourCharacter(record.name)
         own = await self.refs(guild_id, owner_id=member_id, name=wanted)
         if own:
             return await self._must_get(own[0].id)
@@ -299,24 +272,22 @@ class CharacterBook:
             if len(everyone) == 1:
                 return await self._must_get(everyone[0].id)
             if len(everyone) > 1:
-                raise AmbiguousCharacter(
-                    text.character_ambiguous(everyone[0].name, [r.owner_id for r in everyone])
-                )
-        raise CharacterNotFound(text.character_not_found(wanted, gm=gm))
+                raise AmbiguousCharacter(everyone[0].name, [r.owner_id for r in everyone])
+        raise CharacterNotFound(wanted, gm=gm)
 
     async def _default(self, guild_id: int, member_id: int, system: str | None) -> CharacterRecord:
         mine = await self.refs(guild_id, owner_id=member_id)
         if not mine:
-            raise NoCharacterChosen(text.no_characters())
+            raise NoCharacterChosen()
         fitting = [r for r in mine if r.system == system] if system else mine
         if len(fitting) == 1:
             return await self._must_get(fitting[0].id)
-        raise NoCharacterChosen(text.which_character([r.name for r in mine], system))
+        raise NoCharacterChosen([r.name for r in mine], system)
 
     async def _must_get(self, character_id: int) -> CharacterRecord:
         record = await self.get(character_id)
         if record is None:
-            raise CharacterNotFound(text.character_gone())
+            raise CharacterGone()
         return record
 
     # -- changes (one transaction each) --------------------------------------------------------------
@@ -346,7 +317,7 @@ class CharacterBook:
         try:
             async with self.store.change(characters_key(guild_id, owner_id)) as session:
                 if await self._name_taken(session, guild_id, owner_id, key):
-                    raise DuplicateName(text.name_taken(name))
+                    raise DuplicateName(name)
                 row = Character(
                     guild_id=guild_id,
                     owner_id=owner_id,
@@ -361,7 +332,7 @@ class CharacterBook:
                 await session.flush()
                 return _record(row)
         except IntegrityError as err:  # another process won the race for the name
-            raise DuplicateName(text.name_taken(name)) from err
+            raise DuplicateName(name) from err
 
     async def _save(self, session: AsyncSession, before: CharacterRecord, **values: Any) -> CharacterRecord:
         """Write ``values`` over the row ``before`` was loaded from, version-checked; the record after."""
@@ -379,7 +350,7 @@ class CharacterBook:
             async with self.store.change(characters_key(ref.guild_id, ref.owner_id)) as session:
                 row = await session.get(Character, ref.id)
                 if row is None or row.owner_id != ref.owner_id or row.guild_id != ref.guild_id:
-                    raise CharacterNotFound(text.character_gone())
+                    raise CharacterGone()
                 before = _record(row)
                 rules = get_system(row.system)
                 new_sheet = change(rules, before.load())
@@ -391,7 +362,7 @@ class CharacterBook:
                         new_sheet = rules.rename_sheet(new_sheet, name)
                     key = name_key(name)
                     if await self._name_taken(session, row.guild_id, row.owner_id, key, besides=row.id):
-                        raise DuplicateName(text.name_taken(name, own=True))
+                        raise DuplicateName(name, own=True)
                 after = await self._save(
                     session,
                     before,
@@ -402,7 +373,7 @@ class CharacterBook:
                 )
                 return Change(before, after)
         except IntegrityError as err:
-            raise DuplicateName(text.name_taken(ref.name)) from err
+            raise DuplicateName(ref.name) from err
 
     async def rename(self, character: CharacterRef | CharacterRecord, new_name: str) -> Change:
         cleaned = check_name(new_name)
@@ -447,7 +418,7 @@ class CharacterBook:
                 )
                 return after, before
         except IntegrityError as err:
-            raise DuplicateName(text.name_taken(name)) from err
+            raise DuplicateName(name) from err
 
     async def delete(self, character_id: int, *, owner_id: int | None = None) -> CharacterRecord | None:
         """Delete and return the character, or ``None`` when it is already gone (or not ``owner_id``'s)."""
@@ -465,4 +436,4 @@ class CharacterBook:
 
 def known_system(name: str | None) -> str | None:
     key = (name or "").strip().lower()
-    return key if key in SYSTEM_NAMES else None
+    return key if key in system_names() else None

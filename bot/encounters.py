@@ -24,7 +24,6 @@ stops there); ``undo`` restores the snapshot of the oldest of the last N changes
 
 from __future__ import annotations
 
-import inspect
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -37,13 +36,27 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import reminders
-from bot.errors import BotError, NoSystem, Stale
+from bot.errors import (
+    AmbiguousCombatant,
+    DuplicateCombatant,
+    EncounterOpen,
+    MalformedName,
+    NamedThing,
+    NoEncounter,
+    NoSystem,
+    NotRunning,
+    OutOfRange,
+    StaleChannel,
+    StaleEncounter,
+    UndoRefused,
+    UnknownCombatant,
+)
+from bot.errors import BadName as BadName  # the cogs and tests catch it from here
 from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
 from bot.parsed_states import ParsedStates, parsed_states
 from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
-    StaleChannel,
     Store,
     Where,
     channel_key,
@@ -52,7 +65,6 @@ from bot.store import (
     view_of,
     write_turn,
 )
-from cogs import _render_encounters as text
 from rules.dice import DiceSource, QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import RulesError
@@ -75,52 +87,25 @@ class EncounterBot(Protocol):
     def dice_source(self) -> DiceSource: ...
 
 
-# --- errors ---------------------------------------------------------------------------------------------
-
-
-class NoEncounter(BotError):
-    """No open encounter in this channel or thread."""
-
-
-class EncounterOpen(BotError):
-    """A second encounter in one channel."""
-
-
-class StaleEncounter(Stale):
-    """The encounter's version changed between load and save: nothing was saved."""
-
-
-class NotRunning(BotError):
-    """The command needs a running fight."""
-
-
-class BadName(BotError):
-    """An unknown, ambiguous, duplicate or malformed combatant name."""
-
-
-class UndoRefused(BotError):
-    """Undo past the encounter's start, or a step count out of range."""
-
-
 # --- names ----------------------------------------------------------------------------------------------
 
 
-def check_name(name: str, *, what: str = "A name") -> str:
-    """A combatant name, trimmed: 1..64 characters, no control characters."""
+def check_name(name: str, *, what: NamedThing = "name") -> str:
+    """A name (of a combatant, an encounter or a side), trimmed: 1..64 characters, no control characters."""
     raw = name or ""
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in raw):
-        raise BadName(text.bad_name(f"{what} may not contain control characters"))
+        raise MalformedName("control", what)
     cleaned = " ".join(raw.split())
     if not cleaned:
-        raise BadName(text.bad_name(f"{what} needs at least one visible character"))
+        raise MalformedName("empty", what)
     if len(cleaned) > MAX_NAME:
-        raise BadName(text.bad_name(f"{what} may have at most {MAX_NAME} characters, not {len(cleaned)}"))
+        raise MalformedName("too_long", what, len(cleaned), MAX_NAME)
     return cleaned
 
 
 def check_range(option: str, value: int, low: int, high: int) -> int:
     if not low <= value <= high:
-        raise BotError(text.out_of_range(option, low, high, value))
+        raise OutOfRange(option, low, high, value)
     return value
 
 
@@ -129,7 +114,7 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
     key = " ".join((typed or "").split()).casefold()
     names = [r.name for r in rows]
     if not key:
-        raise BadName(text.unknown_combatant(typed, names))
+        raise UnknownCombatant(typed, names)
     exact = [r for r in rows if r.name.casefold() == key]
     if exact:
         return exact[0]
@@ -141,8 +126,8 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
     if len(partial) == 1:
         return partial[0]
     if partial:
-        raise BadName(text.ambiguous_combatant(typed, [r.name for r in partial]))
-    raise BadName(text.unknown_combatant(typed, names))
+        raise AmbiguousCombatant(typed, [r.name for r in partial])
+    raise UnknownCombatant(typed, names)
 
 
 # --- snapshots (undo) -----------------------------------------------------------------------------------
@@ -154,9 +139,7 @@ def _row_dict(row: Any) -> dict[str, Any]:
         value = getattr(row, column.name)
         if isinstance(value, datetime):
             value = value.isoformat()
-        out[column.name] = (
-            value  # JSON values are not copied: loaded rows are replaced, never changed in place
-        )
+        out[column.name] = value  # JSON as loaded: loaded rows are replaced, never changed in place
     return out
 
 
@@ -209,7 +192,7 @@ class EncounterResult:
     tracker: TrackerView
     turn: TurnStatus
     turn_changed: bool
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]  # as the rules returned them (the log row stores their to_dict())
     summary: str
     combatants: tuple[CombatantInfo, ...]
     extra: dict[str, Any] = field(default_factory=dict)
@@ -385,13 +368,6 @@ async def log_rows(bot: EncounterBot, encounter_id: int, count: int) -> tuple[li
 # --- the change path ------------------------------------------------------------------------------------
 
 
-def _accepts_dice(method: Callable[..., Any]) -> bool:
-    try:
-        return "dice" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 @dataclass
 class EncounterEdit:
     """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here."""
@@ -438,7 +414,7 @@ class EncounterEdit:
 
     def require_running(self) -> None:
         if self.status != "running":
-            raise NotRunning(text.not_running())
+            raise NotRunning()
 
     def tracker(self) -> TrackerView:
         return self.system.tracker(self.state)
@@ -460,7 +436,7 @@ class EncounterEdit:
     def check_free_name(self, name: str) -> None:
         key = name.casefold()
         if any(c.name.casefold() == key for c in self.combatants):
-            raise BadName(text.duplicate_name(name))
+            raise DuplicateCombatant(name)
 
     async def add_combatant(
         self,
@@ -489,9 +465,6 @@ class EncounterEdit:
         self.session.add(row)
         await self.session.flush()
         self.combatants.append(row)
-        kwargs: dict[str, Any] = {}
-        if _accepts_dice(self.system.add_combatant):
-            kwargs["dice"] = self.dice
         self.apply(
             self.system.add_combatant(
                 self.state,
@@ -501,7 +474,7 @@ class EncounterEdit:
                 distance=distance,
                 is_pc=is_pc,
                 house=self.house,
-                **kwargs,
+                dice=self.dice,
             )
         )
         return row
@@ -536,7 +509,7 @@ class EncounterEdit:
             self.encounter.id,
             self.loaded_version,
             values,
-            stale=lambda: StaleEncounter(text.stale_encounter()),
+            stale=StaleEncounter,
         )
 
     def _project(self, tracker: TrackerView, turn: TurnStatus) -> dict[str, Any]:
@@ -715,7 +688,7 @@ class EncounterEdit:
             tracker=tracker,
             turn=turn,
             turn_changed=turn_key_after != self.encounter.turn_key,
-            events=event_dicts,
+            events=tuple(self.events),
             summary=self.summary or self.command,
             combatants=_infos(self.combatants),
             extra=dict(self.extra),
@@ -727,10 +700,10 @@ async def _open_new(
 ) -> Encounter:
     """Insert a new encounter in setup (version 0; the change's save makes it 1)."""
     if not view.system:
-        raise NoSystem(text.no_system())
+        raise NoSystem()
     existing = await _open_encounter(session, where.channel_id)
     if existing is not None:
-        raise EncounterOpen(text.encounter_open(existing.name))
+        raise EncounterOpen(existing.name)
     system = get_system(view.system)
     state = system.new_state()
     encounter = Encounter(
@@ -749,7 +722,7 @@ async def _open_new(
     try:
         await session.flush()
     except IntegrityError as err:  # another process opened one here first (the open-encounter index)
-        raise EncounterOpen(text.encounter_open(name)) from err
+        raise EncounterOpen(name) from err
     return encounter
 
 
@@ -767,7 +740,7 @@ async def edit_encounter(
         if opening is None:
             encounter = await _open_encounter(session, where.channel_id)
             if encounter is None:
-                raise NoEncounter(text.no_encounter())
+                raise NoEncounter()
             combatants, grapples = await _rows(session, encounter.id or 0)
             before: dict[str, Any] | None = snapshot(encounter, combatants, grapples)
         else:
@@ -803,7 +776,7 @@ async def edit_encounter(
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
     """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there)."""
-    name = check_name(name, what="An encounter name")
+    name = check_name(name, what="encounter")
     async with edit_encounter(bot, where, actor_id, START_COMMAND, opening=name) as edit:
         edit.summary = f"Encounter {name} opened"
     assert edit.result is not None
@@ -836,7 +809,7 @@ async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -
                 break
             undoable.append(row)
         if len(undoable) < steps:
-            raise UndoRefused(text.undo_too_far(len(undoable)))
+            raise UndoRefused(len(undoable))
         chosen = undoable[:steps]
         edit.restore(chosen[-1].undo or {}, [r.id or 0 for r in chosen])
         summaries = [r.summary or r.command for r in chosen]
@@ -850,7 +823,7 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
     """End the current turn of an encounter like ``/turn end`` would, for the reminder loop (``then = skip``).
 
     Quietly ``None`` when the encounter is gone or ended, or ``turn_key`` is no longer its turn. Goes through
-    the change path (logged, undoable) and announces the next turn in the encounter's channel itself.
+    the change path (logged, undoable); the caller (``cogs.reminders``) announces the result.
     """
     async with bot.store.sessions() as session:
         encounter = await session.get(Encounter, encounter_id)
@@ -871,12 +844,7 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
             edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
     except RulesError:
         return None
-    result = edit.result
-    if result is not None:
-        from cogs.encounters import announce_in_channel  # the Discord side; imported late (no cycle)
-
-        await announce_in_channel(bot, here.channel_id, here.guild_id, result)
-    return result
+    return edit.result
 
 
 async def characters_of(bot: EncounterBot, guild_id: int, owner_id: int) -> list[Character]:

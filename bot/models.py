@@ -8,13 +8,10 @@ physical-dice values a GM queued for the channel. Assign a new value to change t
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
-
-SystemName = Literal["nyra", "kaernest", "d6"]
-SYSTEMS: tuple[str, ...] = ("nyra", "kaernest", "d6")
 
 
 class UTCDateTime(sa.types.TypeDecorator):
@@ -45,12 +42,6 @@ class ChannelConfig(SQLModel, table=True):
     """Per channel or thread. A thread without its own ``system`` uses its parent's (``parent_id``)."""
 
     __tablename__ = "channel_config"
-    __table_args__ = (
-        sa.CheckConstraint(
-            "system IS NULL OR system IN ('nyra', 'kaernest', 'd6')", name="ck_channel_config_system"
-        ),
-    )
-
     channel_id: int = Field(
         sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False}
     )
@@ -90,7 +81,7 @@ class SecretRoll(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
-# --- characters and encounters (issue 6) --------------------------------------------------------------
+# --- characters and encounters ---------------------------------------------------------------------
 
 
 class Character(SQLModel, table=True):
@@ -99,7 +90,6 @@ class Character(SQLModel, table=True):
     __tablename__ = "character"
     __table_args__ = (
         sa.UniqueConstraint("guild_id", "owner_id", "name_key", name="uq_character_owner_name"),
-        sa.CheckConstraint("system IN ('nyra', 'kaernest', 'd6')", name="ck_character_system"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -123,7 +113,6 @@ class Encounter(SQLModel, table=True):
 
     __tablename__ = "encounter"
     __table_args__ = (
-        sa.CheckConstraint("system IN ('nyra', 'kaernest', 'd6')", name="ck_encounter_system"),
         sa.CheckConstraint("status IN ('setup', 'running', 'ended')", name="ck_encounter_status"),
         sa.Index(
             "uq_encounter_open_channel",
@@ -218,7 +207,7 @@ class EventLog(SQLModel, table=True):
     created_at: datetime = Field(sa_type=UTCDateTime)
 
 
-# --- turn reminders (issue 8) ---------------------------------------------------------------------------
+# --- turn reminders ---------------------------------------------------------------------------------
 
 
 class ReminderConfig(SQLModel, table=True):

@@ -27,12 +27,11 @@ none and sends none twice.
 2. **When the member acts in their turn without passing it**, ``cancel(values)`` (due = ``None``): acting
    cancels the pending reminders for that turn. Ending the turn is case 1.
 
-3. **Skip** (policy ``then = skip``): the loop calls ``bot.encounters.skip_turn(bot, encounter_id,
-   turn_key)`` if that coroutine function exists. It must end the turn exactly like ``/turn end`` for the
-   combatant whose turn it is, refuse quietly (return ``None``/raise ``BotError``) when ``turn_key`` is no
-   longer the current one, go through the change path (so case 1 schedules the next turn) and announce the
-   next turn itself (it has only the bot, no interaction: ``bot.get_partial_messageable(channel_id)``).
-   Until it exists the loop logs a warning and does nothing for that step.
+3. **Skip** (policy ``then = skip``): the sender calls ``bot.encounters.skip_turn(bot, encounter_id,
+   turn_key)``, which ends the turn exactly like ``/turn end`` for the combatant whose turn it is, refuses
+   quietly (``None``) when ``turn_key`` is no longer the current one, and goes through the change path (so
+   case 1 schedules the next turn). The sender (``cogs.reminders``) then posts the skip and announces the next
+   turn.
 
 The loop never bumps ``Encounter.version``: a reminder does not make a member's concurrent command stale.
 
@@ -40,30 +39,25 @@ The loop
 ========
 ``ReminderLoop`` (one per process; started by ``cogs.gm_reminders`` when the ``/gm`` cog loads) runs every
 ``interval`` seconds, and once right after the bot is ready. Each tick: one indexed query for due rows of the
-guilds this process's shards own → for each, a conditional ``UPDATE`` that claims the step → send.
+guilds this process's shards own → for each, a conditional ``UPDATE`` that claims the step → the injected
+sender posts it (in production ``cogs.reminders.DiscordSender``: Discord-facing code lives with the cogs).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hashlib
-import importlib
-import inspect
 import logging
-import re
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import discord
 import sqlalchemy as sa
 from discord.ext import tasks
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import Stale
+from bot.errors import StaleReminderSettings
 from bot.models import ChannelConfig, Combatant, Encounter, GuildConfig, ReminderConfig
 from bot.reminder_policy import (
     DEFAULT_POLICY,
@@ -77,7 +71,6 @@ from bot.reminder_policy import (
     next_after_send,
 )
 from bot.store import Store, Where, channel_key, compare_and_set, versioned_update
-from cogs import _render_reminders as text
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -127,13 +120,6 @@ def cancel(encounter_row: Row) -> dict[str, Any]:
 
 
 # --- the per-channel policy -----------------------------------------------------------------------------
-
-
-class StaleReminderSettings(Stale):
-    """The channel's reminder settings changed between load and save: nothing was saved."""
-
-    def __init__(self, reason: str = "The reminder settings changed at the same moment; try again.") -> None:
-        super().__init__(reason)
 
 
 POLICY_FIELDS: tuple[str, ...] = ("after", "repeat", "max_reminders", "then", "enabled")
@@ -353,11 +339,12 @@ class ReminderLoop:
         self.ticks = 0
 
     @classmethod
-    def for_bot(cls, bot: Fray, sender: Sender | None = None) -> ReminderLoop:
+    def for_bot(cls, bot: Fray, sender: Sender) -> ReminderLoop:
+        """The loop of ``bot`` with its settings; ``sender`` posts each claimed step (``cogs.reminders``)."""
         settings = bot.settings
         return cls(
             bot.store,
-            sender or DiscordSender(bot),
+            sender,
             interval=float(settings.reminder_interval),
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
@@ -507,193 +494,4 @@ class ReminderLoop:
             reminders_sent=min(sent, policy.max_reminders),
             waited=max(timedelta(0), now - started),
             next_due=next_due,
-        )
-
-
-# --- sending through Discord -----------------------------------------------------------------------------
-
-_KEY_CHARS = re.compile(r"[A-Za-z0-9.-]")
-_MAX_TOKEN = 60
-
-
-def _fallback_turn_token(key: str) -> str:
-    """The same custom-id form as ``cogs.encounters.turn_token`` (used only if that is not importable)."""
-    escaped = "".join(ch if _KEY_CHARS.fullmatch(ch) else f"_{ord(ch):x}_" for ch in key or "-")
-    if len(escaped) <= _MAX_TOKEN:
-        return escaped
-    return "~" + hashlib.sha256(key.encode()).hexdigest()[:32]
-
-
-def _fallback_turn_view(encounter_id: int, turn_key: str | None) -> discord.ui.View:
-    """End turn / Status as plain buttons with the encounters feature's custom ids; its registered
-    DynamicItems answer the clicks all the same (discord.py routes by custom id)."""
-    view = discord.ui.View(timeout=None)
-    if turn_key is not None:
-        view.add_item(
-            discord.ui.Button(
-                label="End turn",
-                style=discord.ButtonStyle.primary,
-                emoji="⏭️",
-                custom_id=f"fray:end-turn:{encounter_id}:{_fallback_turn_token(turn_key)}",
-            )
-        )
-    view.add_item(
-        discord.ui.Button(
-            label="Status",
-            style=discord.ButtonStyle.secondary,
-            emoji="📋",
-            custom_id=f"fray:status:{encounter_id}",
-        )
-    )
-    return view
-
-
-@functools.cache
-def _turn_view_factory() -> Callable[[int, str | None], discord.ui.View]:
-    """The encounters feature's turn buttons when present (``cogs.turns`` or ``cogs.encounters``):
-    ``turn_view(encounter_id, turn_key)``, or its ``EndTurnButton``/``StatusButton`` DynamicItems;
-    else plain buttons with the same custom ids. Looked up once, lazily (no import cycle at load time)."""
-    for name in ("cogs.turns", "cogs.encounters"):
-        try:
-            module = importlib.import_module(name)
-        except Exception:  # absent, or still being written: the fallback has the same custom ids
-            continue
-        factory = getattr(module, "turn_view", None)
-        if callable(factory):
-            return lambda eid, key, _f=factory: _f(eid, key)  # type: ignore[misc]
-        end, status = getattr(module, "EndTurnButton", None), getattr(module, "StatusButton", None)
-        token = getattr(module, "turn_token", None)
-        if end is not None and status is not None and callable(token):
-
-            def build(eid: int, key: str | None, _e: Any = end, _s: Any = status, _t: Any = token) -> Any:
-                view = discord.ui.View(timeout=None)
-                if key is not None:
-                    view.add_item(_e(eid, _t(key)))
-                view.add_item(_s(eid))
-                return view
-
-            return build
-    return _fallback_turn_view
-
-
-def turn_view(encounter_id: int, turn_key: str | None) -> discord.ui.View:
-    try:
-        return _turn_view_factory()(encounter_id, turn_key)
-    except Exception:
-        log.warning("the encounters feature's turn buttons failed; using plain ones", exc_info=True)
-        return _fallback_turn_view(encounter_id, turn_key)
-
-
-def member_mentions(member_id: int) -> discord.AllowedMentions:
-    """Only that member may be pinged (never @everyone/@here, roles, or anyone named in the text)."""
-    return discord.AllowedMentions(
-        everyone=False, users=[discord.Object(member_id)], roles=False, replied_user=False
-    )
-
-
-def gm_mentions(gm_role_id: int | None, started_by: int) -> discord.AllowedMentions:
-    """Only the GMs: the GM role when set (that role only), else the member who started the encounter."""
-    if gm_role_id is not None:
-        return discord.AllowedMentions(
-            everyone=False, users=False, roles=[discord.Object(gm_role_id)], replied_user=False
-        )
-    return discord.AllowedMentions(
-        everyone=False, users=[discord.Object(started_by)], roles=False, replied_user=False
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    content: str
-    allowed_mentions: discord.AllowedMentions
-    buttons: bool = True
-
-
-def message_for(step: DueStep) -> Message | None:
-    """The text and the only mentions allowed for a step (``None`` for ``skip``, which posts no reminder)."""
-    gms = text.gm_mention(step.gm_role_id, step.started_by)
-    if step.action == "remind":
-        if step.member_id is not None:
-            return Message(
-                text.member_reminder(
-                    step.member_id,
-                    step.combatant_name,
-                    step.encounter_name,
-                    step.waited,
-                    step.number,
-                    step.max_reminders,
-                ),
-                member_mentions(step.member_id),
-            )
-        return Message(
-            text.npc_reminder(
-                gms, step.combatant_name, step.encounter_name, step.waited, step.number, step.max_reminders
-            ),
-            gm_mentions(step.gm_role_id, step.started_by),
-        )
-    if step.action == "gm":
-        return Message(
-            text.gms_told(
-                gms,
-                step.combatant_name,
-                step.member_id,
-                step.encounter_name,
-                step.waited,
-                step.reminders_sent,
-            ),
-            gm_mentions(step.gm_role_id, step.started_by),
-        )
-    return None
-
-
-def skip_hook() -> Callable[..., Awaitable[Any]] | None:
-    """``bot.encounters.skip_turn`` once the encounters feature provides it (looked up at each use)."""
-    try:
-        module = importlib.import_module("bot.encounters")
-    except Exception:
-        return None
-    hook = getattr(module, "skip_turn", None)
-    return hook if callable(hook) and inspect.iscoroutinefunction(hook) else None
-
-
-class DiscordSender:
-    """Posts a claimed step in its channel (REST only; works whether or not the channel is cached)."""
-
-    def __init__(self, bot: Fray) -> None:
-        self.bot = bot
-
-    def _channel(self, step: DueStep) -> discord.abc.Messageable:
-        channel = self.bot.get_channel(step.channel_id)
-        if isinstance(channel, discord.abc.Messageable):
-            return channel
-        return self.bot.get_partial_messageable(step.channel_id, guild_id=step.guild_id)
-
-    async def __call__(self, step: DueStep) -> None:
-        if step.action == "skip":
-            await self._skip(step)
-            return
-        message = message_for(step)
-        if message is None:
-            return
-        await self._channel(step).send(
-            message.content,
-            allowed_mentions=message.allowed_mentions,
-            view=turn_view(step.encounter_id, step.turn_key),
-        )
-
-    async def _skip(self, step: DueStep) -> None:
-        hook = skip_hook()
-        if hook is None:
-            log.warning(
-                "encounter %s: the reminder policy says skip the turn, but bot.encounters.skip_turn does "
-                "not exist yet; nothing was done",
-                step.encounter_id,
-            )
-            return
-        result = await hook(self.bot, step.encounter_id, step.turn_key)
-        if result is None:
-            return  # refused (the turn moved on meanwhile)
-        await self._channel(step).send(
-            text.turn_skipped(step.combatant_name, step.waited),
-            allowed_mentions=discord.AllowedMentions.none(),
         )

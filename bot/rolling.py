@@ -1,6 +1,6 @@
 """``/roll`` and ``/gm roll`` through the change path: the channel's lock and transaction, its GM-queued dice
-consumed first (the rest saved back in the same transaction), the D6 house rules applied, and a secret roll
-stored for its reveal button.
+consumed first (the rest saved back in the same transaction), the pool codes' house rules applied (those
+of the system with ``traits.rolls_dice_codes``), and a secret roll stored for its reveal button.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from bot.store import Store, Where
 from rules import notation
 from rules.dice import DiceSource, QueuedDice
 from rules.systems.d6.pool import ExplodeRule, WildOneRule
+from rules.systems.registry import all_systems
 
 D6_DEFAULTS = {"explode": "halved", "wild_one": "complication"}
 
@@ -26,8 +27,10 @@ class RollOutcome:
 
 
 def d6_rules(house_rules: Mapping[str, Mapping[str, Any]]) -> tuple[str, str]:
-    """The channel's D6 ``explode`` and ``wild_one`` readings (defaults where unset or unknown)."""
-    d6 = house_rules.get("d6", {})
+    """The channel's ``explode`` and ``wild_one`` readings for pool codes (defaults where unset or unknown),
+    from the house rules of the system whose pool they are."""
+    owner = next((s.name for s in all_systems() if s.traits.rolls_dice_codes), "")
+    d6 = house_rules.get(owner, {})
     explode = str(d6.get("explode", D6_DEFAULTS["explode"]))
     wild_one = str(d6.get("wild_one", D6_DEFAULTS["wild_one"]))
     if explode not in get_args(ExplodeRule):

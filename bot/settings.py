@@ -88,7 +88,9 @@ def _log_level(raw: str) -> str:
 def _check_token(raw: str | None) -> str:
     token = (raw or "").strip()
     if not token:
-        raise SettingsError(f"DISCORD_TOKEN is not set: {_TOKEN_HELP}.")
+        raise SettingsError(
+            f"DISCORD_TOKEN is not set: {_TOKEN_HELP}; or try Fray without Discord first: fray play."
+        )
     if not TOKEN_SHAPE.match(token):
         hint = " (drop the 'Bot ' prefix)" if token.lower().startswith("bot ") else ""
         raise SettingsError(

@@ -4,7 +4,7 @@ The file shape (JSON, YAML or TOML; export writes JSON)::
 
     {"system": "d6", "name": "Ana", ...every other field exactly as the system's ``sheet_to_dict`` gives it}
 
-``system`` (``nyra``, ``kaernest`` or ``d6``) and ``name`` come first; the rest is the system's own sheet
+``system`` (a registered system's name) and ``name`` come first; the rest is the system's own sheet
 document (a ``system`` key it writes itself is replaced by ours). ``export_bytes`` writes that shape and
 ``read_sheet`` reads it back into an equal sheet.
 
@@ -30,10 +30,10 @@ from typing import Any
 import yaml
 
 from bot.characters import name_problem
-from bot.errors import BotError
-from cogs import _render_characters as text
+from bot.errors import FileTooLarge, ImportRefused, Malformed, NotAMapping, NotUTF8, TooComplex, UnknownFormat
+from bot.errors import SheetFileError as SheetFileError
 from rules.errors import FieldProblem, RulesError, ValidationError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
 log = logging.getLogger(__name__)
 
@@ -44,36 +44,25 @@ FORMATS: dict[str, str] = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".t
 KIND_TITLES = {"json": "JSON", "yaml": "YAML", "toml": "TOML"}
 
 
-class SheetFileError(BotError):
-    """The file cannot be read at all (too large, not UTF-8, unknown format, malformed, not a table)."""
+# What a problem found here says, in the same form as the rules' own validation problems (``FieldProblem``).
+def _problem_code(value: object, limit: int = 40) -> str:
+    text = " ".join(str(value).replace("`", "'").split())
+    return f"`{text[: limit - 1] + '…' if len(text) > limit else text or ' '}`"
 
 
-class FileTooLarge(SheetFileError):
-    pass
-
-
-class NotUTF8(SheetFileError):
-    pass
-
-
-class UnknownFormat(SheetFileError):
-    pass
-
-
-class Malformed(SheetFileError):
-    def __init__(self, reason: str, line: int | None = None, column: int | None = None) -> None:
-        super().__init__(reason)
-        self.line = line
-        self.column = column
-
-
-class ImportRefused(BotError):
-    """The file was read but its content is not a valid sheet: every problem, each with its path."""
-
-    def __init__(self, filename: str, problems: list[FieldProblem]) -> None:
-        self.filename = filename
-        self.problems: tuple[FieldProblem, ...] = tuple(problems)
-        super().__init__(text.import_refused(filename, self.problems, attached=False))
+NAME_PROBLEMS = {
+    "not_text": "needs to be text",
+    "empty": "is empty: a character needs a name (1 to 64 characters)",
+    "control": "cannot contain line breaks, tabs or other control characters",
+    "too_long": "is too long: a character name can have at most 64 characters",
+}
+MISSING_SYSTEM = "is missing: say which rule system the sheet is for ({systems})"
+UNKNOWN_SYSTEM = "{value} is not a rule system here; use {systems}"
+MISSING_NAME = "is missing: the character's name"
+BAD_VALUE = "{kind} is not allowed in a sheet; write it as text in quotes, or as a number"
+KEY_NOT_TEXT = "the key {key} is not text"
+DUPLICATE_KEY = "the key {key} appears more than once"
+UNREADABLE = "the sheet could not be read by the rules (the bot logged why); check its fields"
 
 
 @dataclass(frozen=True)
@@ -93,12 +82,12 @@ def file_format(filename: str) -> str:
     for suffix, kind in FORMATS.items():
         if lowered.endswith(suffix):
             return kind
-    raise UnknownFormat(text.file_unknown_format(filename or "?"))
+    raise UnknownFormat(filename or "?")
 
 
 def check_size(size: int) -> None:
     if size > MAX_BYTES:
-        raise FileTooLarge(text.file_too_large(size))
+        raise FileTooLarge(size, MAX_BYTES // 1024)
 
 
 def decode(data: bytes) -> str:
@@ -110,11 +99,11 @@ def decode(data: bytes) -> str:
         before = data[: err.start]
         line = before.count(b"\n") + 1
         column = err.start - (before.rfind(b"\n") + 1) + 1
-        raise NotUTF8(text.file_not_utf8(line, column)) from None
+        raise NotUTF8(line, column) from None
 
 
 def _malformed(kind: str, message: str, line: int | None = None, column: int | None = None) -> Malformed:
-    return Malformed(text.file_malformed(KIND_TITLES[kind], message, line, column), line, column)
+    return Malformed(KIND_TITLES[kind], message, line, column)
 
 
 class _DuplicateKey(Exception):
@@ -150,9 +139,9 @@ def _parse_json(source: str) -> Any:
     except json.JSONDecodeError as err:
         raise _malformed("json", err.msg, err.lineno, err.colno) from None
     except _DuplicateKey as err:
-        raise _malformed("json", text.problem_duplicate_key(err.key)) from None
+        raise _malformed("json", DUPLICATE_KEY.format(key=_problem_code(err.key))) from None
     except RecursionError:
-        raise Malformed(text.file_too_complex()) from None
+        raise TooComplex() from None
     except ValueError as err:  # NaN/Infinity, integers too long to convert
         raise _malformed("json", str(err)) from None
 
@@ -171,7 +160,7 @@ def _parse_toml(source: str) -> Any:
             line, column = _line_column_of(source, len(source))
         raise _malformed("toml", message, line, column) from None
     except RecursionError:
-        raise Malformed(text.file_too_complex()) from None
+        raise TooComplex() from None
     except ValueError as err:
         raise _malformed("toml", str(err)) from None
 
@@ -192,7 +181,7 @@ class _StrictSafeLoader(_BaseLoader):
                         raise yaml.constructor.ConstructorError(
                             "while constructing a mapping",
                             node.start_mark,
-                            text.problem_duplicate_key(str(key)),
+                            DUPLICATE_KEY.format(key=_problem_code(key)),
                             key_node.start_mark,
                         )
                     seen.add(key)
@@ -212,11 +201,11 @@ def _yaml_bounded(source: str) -> None:
         if isinstance(event, _YAML_OPEN):
             depth += 1
             if depth > MAX_DEPTH:
-                raise Malformed(text.file_too_complex())
+                raise TooComplex()
         elif isinstance(event, _YAML_CLOSE):
             depth -= 1
         if count > 2 * MAX_VALUES + 16:
-            raise Malformed(text.file_too_complex())
+            raise TooComplex()
 
 
 def _parse_yaml(source: str) -> Any:
@@ -233,7 +222,7 @@ def _parse_yaml(source: str) -> Any:
         line, column = _line_column_of(source, max(0, err.position))
         raise _malformed("yaml", err.reason, line, column) from None
     except (RecursionError, Malformed):
-        raise Malformed(text.file_too_complex()) from None
+        raise TooComplex() from None
     except Exception as err:  # PyYAML's constructors may raise ValueError/TypeError/OverflowError on odd tags
         raise _malformed("yaml", str(err) or type(err).__name__) from None
 
@@ -265,7 +254,7 @@ class _Plain:
     def convert(self, value: Any, path: str, depth: int) -> Any:
         self.values += 1
         if self.values > MAX_VALUES or depth > MAX_DEPTH:
-            raise Malformed(text.file_too_complex())
+            raise TooComplex()
         if value is None or isinstance(value, bool | str):
             return value
         if isinstance(value, int):
@@ -276,14 +265,16 @@ class _Plain:
             out: dict[str, Any] = {}
             for key, item in value.items():
                 if isinstance(key, bool) or not isinstance(key, str | int):
-                    self.problems.append(FieldProblem(path or "(top level)", text.problem_key_not_text(key)))
+                    self.problems.append(
+                        FieldProblem(path or "(top level)", KEY_NOT_TEXT.format(key=_problem_code(key)))
+                    )
                     continue
                 key = str(key)
                 out[key] = self.convert(item, f"{path}.{key}" if path else key, depth + 1)
             return out
         if isinstance(value, list | tuple):
             return [self.convert(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
-        self.problems.append(FieldProblem(path or "(top level)", text.problem_bad_value(_kind_name(value))))
+        self.problems.append(FieldProblem(path or "(top level)", BAD_VALUE.format(kind=_kind_name(value))))
         return None
 
 
@@ -293,7 +284,7 @@ def parse_document(filename: str, data: bytes) -> dict[str, Any]:
     source = decode(data)
     parsed = _PARSERS[kind](source)
     if not isinstance(parsed, Mapping):
-        raise Malformed(text.file_not_a_mapping(KIND_TITLES[kind]))
+        raise NotAMapping(KIND_TITLES[kind])
     plain = _Plain()
     document = plain.convert(parsed, "", 0)
     if plain.problems:
@@ -307,19 +298,21 @@ def sheet_from_document(filename: str, document: Mapping[str, Any]) -> ImportedS
     raw_system = document.get("system")
     system: str | None = None
     if "system" not in document:
-        problems.append(FieldProblem("system", text.problem_missing_system()))
-    elif isinstance(raw_system, str) and raw_system.strip().lower() in SYSTEM_NAMES:
+        problems.append(FieldProblem("system", MISSING_SYSTEM.format(systems=_systems())))
+    elif isinstance(raw_system, str) and raw_system.strip().lower() in system_names():
         system = raw_system.strip().lower()
     else:
-        problems.append(FieldProblem("system", text.problem_unknown_system(raw_system)))
+        problems.append(
+            FieldProblem("system", UNKNOWN_SYSTEM.format(value=_problem_code(raw_system), systems=_systems()))
+        )
     body = {key: value for key, value in document.items() if key != "system"}
     name_ok = False
     if "name" not in document:
-        problems.append(FieldProblem("name", text.problem_missing_name()))
+        problems.append(FieldProblem("name", MISSING_NAME))
     else:
         problem = name_problem(document["name"])
         if problem is not None:
-            problems.append(FieldProblem("name", problem))
+            problems.append(FieldProblem("name", NAME_PROBLEMS[problem]))
         else:
             name_ok = True
             body["name"] = document["name"].strip()
@@ -335,10 +328,14 @@ def sheet_from_document(filename: str, document: Mapping[str, Any]) -> ImportedS
         problems.append(FieldProblem("", err.reason))
     except Exception:
         log.exception("%s.sheet_from_dict failed on an imported file", system)
-        problems.append(FieldProblem("", text.problem_unreadable()))
+        problems.append(FieldProblem("", UNREADABLE))
     if problems or sheet is None:
-        raise ImportRefused(filename, problems or [FieldProblem("", text.problem_unreadable())])
+        raise ImportRefused(filename, problems or [FieldProblem("", UNREADABLE)])
     return ImportedSheet(system, rules.sheet_name(sheet), sheet, dict(document))
+
+
+def _systems() -> str:
+    return ", ".join(system_names()[:-1]) + f" or {system_names()[-1]}"
 
 
 def read_sheet(filename: str, data: bytes) -> ImportedSheet:

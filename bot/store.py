@@ -44,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.errors import BotError, Stale
+from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 
 Key = tuple[Hashable, ...]
@@ -93,15 +93,6 @@ async def write_turn(session: AsyncSession) -> None:
     turn = session.info.get(WRITE_TURN)
     if turn is not None:
         await turn.take()
-
-
-class StaleChannel(Stale):
-    """The channel's settings changed between load and save."""
-
-    def __init__(
-        self, reason: str = "This channel's settings changed at the same moment; try again."
-    ) -> None:
-        super().__init__(reason)
 
 
 # --- version-checked writes -----------------------------------------------------------------------------
@@ -247,8 +238,8 @@ class Store:
     ) -> None:
         self.sessions = sessions
         self.clock = clock
-        # Awaited holding the resource's lock, before the transaction: the bot acknowledges the member's
-        # interaction there when it might not answer in time (``bot.deadline``); raising saves nothing.
+        # Awaited holding the resource's lock, before the transaction: the cogs acknowledge the member's
+        # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
 

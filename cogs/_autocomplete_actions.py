@@ -92,7 +92,7 @@ async def _choices_for(interaction: discord.Interaction[Any], option: str, curre
         actor = _actor(read, interaction)
         action = partial_action(read, interaction, actor)
         key = OPTION_KEYS.get(option, option)
-        values = read.system.choices(read.state, actor, key, action)  # type: ignore[attr-defined]
+        values = read.system.choices(read.state, actor, key, action)
         if option == "into":
             names = read.names
             values = tuple(names.get(v, v) for v in values)

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 
 from bot.characters import CharacterBook, CharacterRecord, CharacterRef, name_key
-from cogs import _render_characters as text
 from cogs._checks import is_gm, where
+from cogs.text import characters as text
 from rules.systems.registry import get_system
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from discord import app_commands
 
 from bot.errors import NotGM, NotInGuild
 from bot.store import Where
-from cogs import _render as render
+from cogs.text import errors as render
 
 log = logging.getLogger(__name__)
 

@@ -6,14 +6,15 @@ Every action goes through the one change path (``bot.encounters.edit_encounter``
 combatant whose turn it is, so the system's own refusal is shown), names become combatant ids, an ``Action``
 is built and ``system.act`` applied; the reply is sent after the commit.
 
-- Nyra resolves at once; Kaernest declares and runs the clock; both answer publicly with the resolution, then
-  the turn announcement when the turn passed (``cogs.encounters.announce_turn``).
-- D6 declarations (before lock-in) are answered **ephemerally** with the plan so far (still saved and
-  logged, so `/gm undo` covers them); `/lockin`, ``lock:True``, `/deathsave` and `/initiative reroll`
-  resolve publicly. `/move leave:True` leaves melee without disengaging (D6: every engaged enemy's free
-  attack at lock-in); Nyra and Kaernest have no melee to leave, so it changes nothing there (a ``Note``).
-- When the turn passes to a D6 combatant in Last Gasp, the turn announcement carries the **Death Save**
-  button (``fray:death-save:<encounter>:<turn token>``), added through ``cogs._turn_buttons``.
+- A system that resolves at once (Nyra) or declares and runs its own clock (Kaernest) answers publicly with
+  the resolution, then the turn announcement when the turn passed (``cogs.encounters.announce_turn``).
+- Where the system declares, then locks (``traits.declares_then_locks``: D6), declarations before lock-in
+  are answered **ephemerally** with the plan so far (still saved and logged, so `/gm undo` covers them);
+  `/lockin`, ``lock:True``, `/deathsave` and `/initiative reroll` resolve publicly. `/move leave:True`
+  leaves melee without disengaging where there is melee engagement (``traits.melee_engagement``: every
+  engaged enemy's free attack at lock-in); elsewhere it changes nothing (a ``Note``).
+- Where combatants make death saves (``traits.death_saves``), a turn passing to one in Last Gasp carries the
+  **Death Save** button (``fray:death-save:<encounter>:<turn token>``), added through ``cogs._turn_buttons``.
 
 `/check` rolls ``system.check`` for the member's character (a GM: anyone's) under the channel's lock,
 consuming the channel's GM-queued dice and saving the rest back (``Store.edit_channel``, like `/roll`). It
@@ -32,7 +33,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.characters import CharacterBook
-from bot.deadline import AnswersInTime
 from bot.encounters import (
     EncounterEdit,
     EncounterResult,
@@ -42,13 +42,14 @@ from bot.encounters import (
 )
 from bot.errors import BotError, NoSystem
 from bot.models import Combatant
-from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_actions as ac
-from cogs import _render_actions as text
-from cogs import _render_encounters as enc_text
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
 from cogs.encounters import announce_turn, turn_token
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import actions as text
+from cogs.text import encounters as enc_text
 from rules.dice import QueuedDice
 from rules.encounter import Action
 from rules.errors import RulesError
@@ -85,9 +86,9 @@ def choose_actor(
     own = [c for c in edit.combatants if c.owner_id == user_id]
     if not own:
         raise BotError(enc_text.not_your_combatant())
-    actions = edit.system
+    system = edit.system
     for c in own:
-        if kind in actions.allowed_actions(edit.state, str(c.id)):  # type: ignore[attr-defined]
+        if kind in system.allowed_actions(edit.state, str(c.id)):
             return c
     actors = edit.turn().actors
     on_turn = [c for c in own if str(c.id) in actors]
@@ -95,7 +96,7 @@ def choose_actor(
         return on_turn[0]
     # Not this member's turn: the system's own reason if it has one (an action it lacks), else "not your turn".
     try:
-        actions.act(edit.state, replace(probe, actor=str(own[0].id)), _NoDice(), edit.house)  # type: ignore[attr-defined]
+        system.act(edit.state, replace(probe, actor=str(own[0].id)), _NoDice(), edit.house)
     except RulesError as err:
         if not isinstance(err, _DiceNeeded):
             raise
@@ -132,7 +133,8 @@ def _into_id(edit: EncounterEdit, typed: str | None) -> str | None:
 
 
 def is_declaration(system: str, kind: str, lock: bool) -> bool:
-    return system == "d6" and kind in DECLARING and not lock
+    """A declaration into a plan that resolves at `/lockin`: answered privately with the plan so far."""
+    return get_system(system).traits.declares_then_locks and kind in DECLARING and not lock
 
 
 async def run_action(
@@ -200,8 +202,8 @@ async def run_action(
             else:
                 actor = choose_actor(edit, user_id, as_name, gm, kind, action)
             action = replace(action, actor=str(actor.id))
-            outcome = edit.system.act(edit.state, action, edit.dice, edit.house)  # type: ignore[attr-defined]
-            if leave and edit.encounter.system != "d6":  # only D6 has melee to leave (RULES.md §3)
+            outcome = edit.system.act(edit.state, action, edit.dice, edit.house)
+            if leave and not edit.system.traits.melee_engagement:  # no melee to leave (RULES.md §3)
                 outcome = Outcome(outcome.state, (Note(text.leave_ignored()), *outcome.events))
             edit.apply(outcome)
             acting_for_other = actor.owner_id != user_id
@@ -219,7 +221,7 @@ async def run_action(
         raise BotError(enc_text.stale_button()) from None
     result = edit.result
     assert result is not None
-    lines = text.resolution_lines(system_name, result.events, result.names)
+    lines = text.resolution_lines(result.events, result.names)
     if is_declaration(system_name, kind, lock):
         messages = text.split_messages(text.declared_title(actor_name), lines)
         for i, content in enumerate(messages):
@@ -257,10 +259,14 @@ def _button_actor(edit: EncounterEdit, button: tuple[int, str], user_id: int, gm
 
 
 def death_save_button(result: EncounterResult, key: str) -> discord.ui.Item[Any] | None:
-    """A turn announcement's Death Save button, when the turn belongs to a D6 combatant in Last Gasp
+    """A turn announcement's Death Save button, when the turn belongs to a combatant in Last Gasp
     (registered in ``cogs._turn_buttons``, so `/turn end`, `/gm next`, the End turn button,
     actions and a reminder's skip all carry it)."""
-    if result.system != "d6" or result.status != "running" or not result.turn.actors:
+    if (
+        not get_system(result.system).traits.death_saves
+        or result.status != "running"
+        or not result.turn.actors
+    ):
         return None
     row = next((c for c in result.tracker.order if c.id == result.turn.actors[0]), None)
     if row is None or row.last_gasp_round is None:
@@ -332,8 +338,7 @@ async def run_check(
         outcome = system.check(sheet, stat, difficulty, bonus, dice, house)
         if list(dice.remaining) != queue:
             edit.config.dice_queue = list(dice.remaining)
-    events = [e.to_dict() for e in outcome.events]
-    lines = text.resolution_lines(system.name, events, {})
+    lines = text.resolution_lines(outcome.events, {})
     messages = text.split_messages(text.check_title(record.name, stat), lines)
     for i, content in enumerate(messages):
         if i == 0:

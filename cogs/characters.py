@@ -19,7 +19,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -27,13 +27,14 @@ from discord.ext import commands
 
 from bot import sheet_files
 from bot.characters import CharacterBook, CharacterError, CharacterRecord, check_name, name_key
-from bot.deadline import AnswersInTime
 from bot.errors import NoSystem
-from bot.tree import NO_MENTIONS, report_error
 from cogs import _autocomplete_characters as ac
-from cogs import _render_characters as text
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import characters as text
 from rules.errors import RulesError
+from rules.systems.registry import system_names
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -145,7 +146,8 @@ def delete_view(record: CharacterRecord) -> discord.ui.View:
     return view
 
 
-SystemChoice = Literal["nyra", "kaernest", "d6"]
+# Built when the extension loads, so every system registered by then is offered.
+SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in system_names()]
 
 
 @app_commands.guild_only()
@@ -178,11 +180,12 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         name="The character's name (1 to 64 characters; unique among your characters here)",
         system="The rule system (default: this channel's)",
     )
+    @app_commands.choices(system=SYSTEM_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[Fray],
         name: app_commands.Range[str, 0, 100],
-        system: SystemChoice | None = None,
+        system: str | None = None,
     ) -> None:
         here = where(interaction)
         name = check_name(name)

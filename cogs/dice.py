@@ -12,11 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.deadline import AnswersInTime
 from bot.rolling import RollOutcome, roll_in_channel
-from bot.tree import NO_MENTIONS, report_error
-from cogs import _render as render
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import dice as render
 from rules.notation import MAX_LENGTH, NotationError
 
 if TYPE_CHECKING:

@@ -20,7 +20,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.deadline import AnswersInTime
 from bot.encounters import (
     BadName,
     EncounterEdit,
@@ -37,11 +36,13 @@ from bot.encounters import (
 )
 from bot.errors import BotError
 from bot.models import Character, Combatant
-from bot.tree import NO_MENTIONS, report_error
-from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
+from cogs.deadline import AnswersInTime
+from cogs.errors import NO_MENTIONS, report_error
+from cogs.text import encounters as text
+from cogs.text import log as log_text
 from rules.errors import NotFound
 
 if TYPE_CHECKING:
@@ -323,7 +324,7 @@ def _template(edit: EncounterEdit, typed: str) -> str | None:
 def _side(side: str | None, default: str) -> str:
     if side is None or not side.strip():
         return default
-    return check_name(side, what="A side")
+    return check_name(side, what="side")
 
 
 # --- the cog --------------------------------------------------------------------------------------------
@@ -527,7 +528,7 @@ class Encounters(
         if read is None:
             raise NoEncounter(text.no_encounter())
         rows, total = await log_rows(self.bot, read.encounter.id or 0, count)
-        embeds = text.log_embeds(read.encounter.name, rows, read.names, total)
+        embeds = log_text.log_embeds(read.encounter.name, rows, read.names, total)
         await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="end", description="GM: end the encounter and post a summary")

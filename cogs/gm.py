@@ -7,23 +7,28 @@ The group grows by composition: a feature module writes its GM subcommands as a 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import BotError
-from bot.tree import NO_MENTIONS
-from cogs import _render as render
 from cogs._checks import require_gm, where
 from cogs.dice import DiceGMCommands
+from cogs.errors import NO_MENTIONS
 from cogs.gm_channel import ChannelGMCommands
 from cogs.gm_encounter import EncounterGMCommands
 from cogs.gm_reminders import ReminderGMCommands
+from cogs.text import gm as render
+from rules.systems.registry import system_names
 
 if TYPE_CHECKING:
     from bot.app import Fray
+
+
+# Built when the extension loads, so every system registered by then is offered.
+SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in system_names()]
 
 
 @app_commands.guild_only()
@@ -49,9 +54,8 @@ class GM(
         name="system", description="Set the rule system of this channel (threads inherit it)"
     )
     @app_commands.describe(system="The rule system played here")
-    async def system(
-        self, interaction: discord.Interaction[Fray], system: Literal["nyra", "kaernest", "d6"]
-    ) -> None:
+    @app_commands.choices(system=SYSTEM_CHOICES)
+    async def system(self, interaction: discord.Interaction[Fray], system: str) -> None:
         here = where(interaction)
         await self.bot.store.set_system(here, system)
         await interaction.response.send_message(

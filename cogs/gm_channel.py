@@ -2,7 +2,7 @@
 
 A mixin the ``/gm`` group cog composes (see ``cogs.gm``); its ``interaction_check`` makes both GM-only
 (autocomplete is not checked: rule names and values are not secret). The work is in ``bot.channel_rules``, the
-text in ``cogs._render_gm``.
+text in ``cogs.text.gm``.
 
 - ``/gm dice values``: adds die results to this channel's queue (a thread has its own). The GM sees the values
   and the whole queue ephemerally; the channel gets a public note with how many dice were queued, never their
@@ -22,9 +22,9 @@ from discord import app_commands
 
 from bot import channel_rules
 from bot.errors import BotError, NoSystem
-from bot.tree import NO_MENTIONS
-from cogs import _render_gm as render
 from cogs._checks import where
+from cogs.errors import NO_MENTIONS
+from cogs.text import gm as render
 
 if TYPE_CHECKING:
     from bot.app import Fray

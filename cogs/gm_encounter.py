@@ -7,31 +7,23 @@ is sent after the commit.
 
 from __future__ import annotations
 
-import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot import encounters
 from bot.encounters import check_range, edit_encounter
-from cogs import _render_encounters as text
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
+from cogs.text import encounters as text
 
 if TYPE_CHECKING:
     from bot.app import Fray
 
 MAX_AMOUNT = 1000
 MAX_VALUE_LENGTH = 100
-
-
-def _with_dice(method: Any, edit: encounters.EncounterEdit) -> dict[str, Any]:
-    try:
-        return {"dice": edit.dice} if "dice" in inspect.signature(method).parameters else {}
-    except (TypeError, ValueError):
-        return {}
 
 
 class EncounterGMCommands:
@@ -104,8 +96,7 @@ class EncounterGMCommands:
             interaction.client, where(interaction), interaction.user.id, "gm set"
         ) as edit:
             row = edit.combatant(target)
-            method = edit.system.gm_set
-            edit.apply(method(edit.state, str(row.id), field, value, edit.house, **_with_dice(method, edit)))
+            edit.apply(edit.system.gm_set(edit.state, str(row.id), field, value, edit.house, dice=edit.dice))
             if field.strip().lower() == "distance" and value.strip().isdecimal():
                 row.distance = int(value.strip())  # the row keeps the D6 tie-break distance too
             edit.summary = f"GM: set {row.name}'s {field} to {value}"

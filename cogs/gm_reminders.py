@@ -18,9 +18,10 @@ from discord import app_commands
 from bot.errors import BotError
 from bot.reminder_policy import MAX_REMINDERS, parse_duration
 from bot.reminders import ReminderLoop, policy_view, save_policy
-from bot.tree import NO_MENTIONS
-from cogs import _render_reminders as text
 from cogs._checks import where
+from cogs.errors import NO_MENTIONS
+from cogs.reminders import DiscordSender
+from cogs.text import reminders as text
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class ReminderGMCommands:
 
     async def cog_load(self) -> None:
         await super().cog_load()  # type: ignore[misc]
-        self.reminder_loop = ReminderLoop.for_bot(self.bot)
+        self.reminder_loop = ReminderLoop.for_bot(self.bot, DiscordSender(self.bot))
         self.reminder_loop.start()
 
     async def cog_unload(self) -> None:

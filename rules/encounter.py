@@ -2,8 +2,18 @@
 
 The bot never imports a system's modules directly: it looks the channel's system up in
 ``rules.systems.registry`` and calls the ``System`` methods below. Each system implements them in
-``rules/systems/<name>/adapter.py`` over its own pure core, so cogs stay system-agnostic and a fourth
-system would only add an adapter.
+``rules/systems/<name>/adapter.py`` over its own pure core, and declares its ``Traits``, so the shell asks
+what a system does (``traits.declares_then_locks``) instead of which system it is. Adding a system is
+adding an adapter and registering it; nothing in ``bot/`` or ``cogs/`` names a system.
+
+Shape: ``System[StateT, SheetT, HouseT]`` is one generic ``Protocol``. Each adapter fixes the three types to
+its own frozen records (``System[D6State, Sheet, HouseRules]``), so inside a system every method is checked
+against its real types, and an adapter is a plain class that satisfies the protocol structurally (no base
+class to inherit, no registration side effects at import). The shell holds systems as ``AnySystem``
+(``System[Any, Any, Any]``): to it states, sheets and house rules are opaque values it only passes back to
+the system that made them and stores through ``*_to_dict``. Those three parameters and the JSON documents
+(``Json``) are the only open types. The actions (``act``, ``choices``, ``allowed_actions``) are part of the
+same protocol, because every system must answer every action command (if only to refuse it).
 
 Conventions (RULES.md §0):
 - Every state-changing method takes the state and returns ``Outcome(new_state, events)``; it never mutates.
@@ -17,10 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from rules.dice import DiceSource
 from rules.events import Outcome
+
+StateT = TypeVar("StateT")
+SheetT = TypeVar("SheetT")
+HouseT = TypeVar("HouseT")
+
+Json = dict[str, Any]  # a JSON document: what is stored in the database and read back
+RawJson = Mapping[str, Any]
 
 # ---------------------------------------------------------------------------------------------------
 # Views: what the tracker and the sheet embed show, as data.
@@ -126,88 +143,29 @@ class TurnStatus:
 
 
 # ---------------------------------------------------------------------------------------------------
-# The protocol
+# Traits: what the shell may ask of a system instead of its name.
 
 
-@runtime_checkable
-class System(Protocol):
-    name: str  # "nyra" | "kaernest" | "d6"
-    title: str  # "Nyra" | "Kaernest" | "the D6 campaign"
+@dataclass(frozen=True)
+class Traits:
+    """How a system's turns work, where the commands and replies must differ. All off by default, so a
+    system that resolves every action at once on a plain round counter declares nothing."""
 
-    # -- house rules (`/gm rules`) -------------------------------------------------------------------
-    def default_house(self) -> Any: ...
-    def house_from_dict(self, raw: Mapping[str, Any]) -> Any: ...
-    def house_to_dict(self, house: Any) -> dict[str, Any]: ...
-    def describe_house(self, house: Any) -> tuple[RuleInfo, ...]: ...
-    def set_house_rule(self, house: Any, name: str, text: str) -> Any: ...
-
-    # -- sheets (`/character …`) ---------------------------------------------------------------------
-    def new_sheet(self, name: str) -> Any: ...
-    def sheet_from_dict(self, raw: Mapping[str, Any]) -> Any: ...  # ValidationError lists every problem
-    def sheet_to_dict(self, sheet: Any) -> dict[str, Any]: ...  # from_dict(to_dict(s)) == s
-    def sheet_name(self, sheet: Any) -> str: ...
-    def rename_sheet(self, sheet: Any, name: str) -> Any: ...
-    def sheet_fields(self) -> tuple[str, ...]: ...  # for `/character set field` autocomplete
-    def set_sheet_field(self, sheet: Any, field: str, text: str) -> Any: ...
-    def weapon_names(self) -> tuple[str, ...]: ...
-    def armour_names(self) -> tuple[str, ...]: ...
-    def sheet_weapons(self, sheet: Any) -> tuple[str, ...]: ...
-    def set_weapon(self, sheet: Any, name: str, *, remove: bool = False) -> Any: ...
-    def set_armour(
-        self, sheet: Any, name: str, *, location: str | None = None, remove: bool = False
-    ) -> Any: ...
-    def sheet_view(self, sheet: Any) -> SheetView: ...
-    def creature_names(self) -> tuple[str, ...]: ...
-    def creature_sheet(self, template: str, name: str) -> Any: ...  # a fresh NPC sheet named ``name``
-
-    # -- checks (`/check`) ---------------------------------------------------------------------------
-    def check_stats(self, sheet: Any) -> tuple[str, ...]: ...
-    def check(
-        self, sheet: Any, stat: str, difficulty: str | None, bonus: int, dice: DiceSource, house: Any
-    ) -> Outcome[Any]: ...
-
-    # -- encounter state -----------------------------------------------------------------------------
-    def new_state(self) -> Any: ...
-    def state_to_dict(self, state: Any) -> dict[str, Any]: ...
-    def state_from_dict(self, raw: Mapping[str, Any]) -> Any: ...
-    def add_combatant(
-        self,
-        state: Any,
-        cid: str,
-        sheet: Any,
-        *,
-        side: str,
-        distance: int,
-        is_pc: bool,
-        house: Any,
-        dice: DiceSource | None = None,  # a late joiner may need a roll (Nyra Sequence roll-off)
-    ) -> Outcome[Any]: ...
-    def remove_combatant(self, state: Any, cid: str, house: Any) -> Outcome[Any]: ...
-    def begin(
-        self, state: Any, dice: DiceSource, house: Any, *, attackers: str | None, surprise: int
-    ) -> Outcome[Any]: ...  # rolls initiative by the system's rules and starts the first turn
-    def turn(self, state: Any) -> TurnStatus: ...
-    def end_turn(self, state: Any, cid: str, dice: DiceSource, house: Any) -> Outcome[Any]: ...
-    def gm_next(self, state: Any, dice: DiceSource, house: Any) -> Outcome[Any]: ...
-
-    # -- GM tools (`/gm damage|heal|set|condition|instance`) ------------------------------------------
-    def damage_locations(self, state: Any, cid: str) -> tuple[str, ...]: ...  # empty when not per location
-    def gm_damage(
-        self, state: Any, cid: str, amount: int, location: str | None, dice: DiceSource, house: Any
-    ) -> Outcome[Any]: ...
-    def gm_heal(self, state: Any, cid: str, amount: int, dice: DiceSource, house: Any) -> Outcome[Any]: ...
-    def gm_fields(self) -> tuple[str, ...]: ...
-    def gm_set(
-        self, state: Any, cid: str, field: str, text: str, house: Any, dice: DiceSource | None = None
-    ) -> Outcome[Any]: ...
-    def conditions(self) -> tuple[str, ...]: ...
-    def gm_condition(
-        self, state: Any, cid: str, condition: str, remove: bool, house: Any
-    ) -> Outcome[Any]: ...
-    def new_instance(self, state: Any, house: Any) -> Outcome[Any]: ...  # NotAllowed outside D6
-
-    # -- reading -------------------------------------------------------------------------------------
-    def tracker(self, state: Any) -> TrackerView: ...
+    # Actions are declared into the turn's plan and resolve at `/lockin` (or ``lock``); until then the
+    # reply is a private plan so far (D6).
+    declares_then_locks: bool = False
+    # Combatants are engaged in melee, so `/move leave` (leaving without disengaging) means something (D6).
+    melee_engagement: bool = False
+    # A combatant down to its last breath makes death saves on its turn: the turn announcement carries the
+    # Death Save button (D6 Last Gasp).
+    death_saves: bool = False
+    # Time runs on a minute/segment timeline that advances by itself while nobody owes a declaration
+    # (Kaernest); the tracker then shows ``minute`` and ``segment`` instead of ``round``.
+    segment_timeline: bool = False
+    # What one pass of the turn order is called in the tracker ("phase" in Nyra).
+    round_word: str = "round"
+    # `/roll`'s pool codes (``3D+2``) follow this system's ``explode`` and ``wild_one`` house rules.
+    rolls_dice_codes: bool = False
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -252,21 +210,109 @@ class Action:
     lock: bool = False  # D6: declare and lock in at once (a one-action turn)
 
 
-@runtime_checkable
-class Actions(Protocol):
-    """What a system adds for the action commands (issue 7). Every method raises ``RulesError`` for actions
-    the rules do not allow now (out of turn, after lock-in, a weapon the actor lacks, …) and changes nothing.
-    """
+# ---------------------------------------------------------------------------------------------------
+# The protocol
 
-    def act(self, state: Any, action: Action, dice: DiceSource, house: Any) -> Outcome[Any]:
-        """Nyra: resolves at once. Kaernest: declares (then the clock advances by itself while nobody owes a
-        declaration). D6: declares into the turn's plan; ``lockin`` (or ``lock=True``) resolves it."""
+
+@runtime_checkable
+class System(Protocol[StateT, SheetT, HouseT]):
+    name: str  # the registry key, lower case: "nyra"
+    title: str  # how a channel's system is announced: "the D6 campaign"
+    short_title: str  # how a sheet or an encounter is labelled: "D6"
+    traits: Traits
+
+    # -- house rules (`/gm rules`) -------------------------------------------------------------------
+    def default_house(self) -> HouseT: ...
+    def house_from_dict(self, raw: RawJson) -> HouseT: ...
+    def house_to_dict(self, house: HouseT) -> Json: ...
+    def describe_house(self, house: HouseT) -> tuple[RuleInfo, ...]: ...
+    def set_house_rule(self, house: HouseT, name: str, text: str) -> HouseT: ...
+
+    # -- sheets (`/character …`) ---------------------------------------------------------------------
+    def new_sheet(self, name: str) -> SheetT: ...
+    def sheet_from_dict(self, raw: RawJson) -> SheetT: ...  # ValidationError lists every problem
+    def sheet_to_dict(self, sheet: SheetT) -> Json: ...  # from_dict(to_dict(s)) == s
+    def sheet_name(self, sheet: SheetT) -> str: ...
+    def rename_sheet(self, sheet: SheetT, name: str) -> SheetT: ...
+    def sheet_fields(self) -> tuple[str, ...]: ...  # for `/character set field` autocomplete
+    def set_sheet_field(self, sheet: SheetT, field: str, text: str) -> SheetT: ...
+    def weapon_names(self) -> tuple[str, ...]: ...
+    def armour_names(self) -> tuple[str, ...]: ...
+    def sheet_weapons(self, sheet: SheetT) -> tuple[str, ...]: ...
+    def set_weapon(self, sheet: SheetT, name: str, *, remove: bool = False) -> SheetT: ...
+    def set_armour(
+        self, sheet: SheetT, name: str, *, location: str | None = None, remove: bool = False
+    ) -> SheetT: ...
+    def sheet_view(self, sheet: SheetT) -> SheetView: ...
+    def creature_names(self) -> tuple[str, ...]: ...
+    def creature_sheet(self, template: str, name: str) -> SheetT: ...  # a fresh NPC sheet named ``name``
+
+    # -- checks (`/check`) ---------------------------------------------------------------------------
+    def check_stats(self, sheet: SheetT) -> tuple[str, ...]: ...
+    def check(
+        self, sheet: SheetT, stat: str, difficulty: str | None, bonus: int, dice: DiceSource, house: HouseT
+    ) -> Outcome[SheetT]: ...
+
+    # -- encounter state -----------------------------------------------------------------------------
+    def new_state(self) -> StateT: ...
+    def state_to_dict(self, state: StateT) -> Json: ...
+    def state_from_dict(self, raw: RawJson) -> StateT: ...
+    def add_combatant(
+        self,
+        state: StateT,
+        cid: str,
+        sheet: SheetT,
+        *,
+        side: str,
+        distance: int,
+        is_pc: bool,
+        house: HouseT,
+        dice: DiceSource | None = None,  # a late joiner may need a roll (Nyra Sequence roll-off)
+    ) -> Outcome[StateT]: ...
+    def remove_combatant(self, state: StateT, cid: str, house: HouseT) -> Outcome[StateT]: ...
+    def begin(
+        self, state: StateT, dice: DiceSource, house: HouseT, *, attackers: str | None, surprise: int
+    ) -> Outcome[StateT]: ...  # rolls initiative by the system's rules and starts the first turn
+    def turn(self, state: StateT) -> TurnStatus: ...
+    def end_turn(self, state: StateT, cid: str, dice: DiceSource, house: HouseT) -> Outcome[StateT]: ...
+    def gm_next(self, state: StateT, dice: DiceSource, house: HouseT) -> Outcome[StateT]: ...
+
+    # -- actions (`/attack`, `/defend`, …) ------------------------------------------------------------
+    # Every method raises ``RulesError`` for actions the rules do not allow now (out of turn, after lock-in,
+    # a weapon the actor lacks, a kind the system lacks) and changes nothing.
+    def act(self, state: StateT, action: Action, dice: DiceSource, house: HouseT) -> Outcome[StateT]:
+        """Resolve (or, with ``traits.declares_then_locks``, declare) one action."""
         ...
 
-    def choices(self, state: Any, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
+    def choices(self, state: StateT, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
         """Autocomplete values for ``option`` (weapon, type, aim, stance, into …) given what is typed so far."""
         ...
 
-    def allowed_actions(self, state: Any, actor: str) -> tuple[str, ...]:
+    def allowed_actions(self, state: StateT, actor: str) -> tuple[str, ...]:
         """The action kinds ``actor`` may use now (a D6 combatant in Last Gasp: only ``deathsave``)."""
         ...
+
+    # -- GM tools (`/gm damage|heal|set|condition|instance`) ------------------------------------------
+    def damage_locations(self, state: StateT, cid: str) -> tuple[str, ...]: ...  # empty: not per location
+    def gm_damage(
+        self, state: StateT, cid: str, amount: int, location: str | None, dice: DiceSource, house: HouseT
+    ) -> Outcome[StateT]: ...
+    def gm_heal(
+        self, state: StateT, cid: str, amount: int, dice: DiceSource, house: HouseT
+    ) -> Outcome[StateT]: ...
+    def gm_fields(self) -> tuple[str, ...]: ...
+    def gm_set(
+        self, state: StateT, cid: str, field: str, text: str, house: HouseT, dice: DiceSource | None = None
+    ) -> Outcome[StateT]: ...
+    def conditions(self) -> tuple[str, ...]: ...
+    def gm_condition(
+        self, state: StateT, cid: str, condition: str, remove: bool, house: HouseT
+    ) -> Outcome[StateT]: ...
+    def new_instance(self, state: StateT, house: HouseT) -> Outcome[StateT]: ...  # NotAllowed outside D6
+
+    # -- reading -------------------------------------------------------------------------------------
+    def tracker(self, state: StateT) -> TrackerView: ...
+
+
+# What the shell holds: a system whose state, sheet and house types it does not know (see the docstring).
+AnySystem = System[Any, Any, Any]

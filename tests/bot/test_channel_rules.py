@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from importlib.util import find_spec
 
 import pytest
 
@@ -14,20 +13,12 @@ from bot.rolling import d6_rules
 from bot.settings import Settings
 from bot.store import Store, Where
 from rules.encounter import RuleInfo
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 
 CHANNEL = Where(guild_id=1, channel_id=10)
 THREAD = Where(guild_id=1, channel_id=11, parent_id=10)
 
-SYSTEMS = [
-    pytest.param(
-        name,
-        marks=pytest.mark.skipif(
-            find_spec(f"rules.systems.{name}.adapter") is None, reason=f"no {name} adapter yet"
-        ),
-    )
-    for name in SYSTEM_NAMES
-]
+SYSTEMS = system_names()
 
 
 def clock() -> datetime:

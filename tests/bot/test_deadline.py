@@ -1,4 +1,4 @@
-"""Answers in time (``bot.deadline``), with a small discord.py bot against the fake Discord: a slow answer is
+"""Answers in time (``cogs.deadline``), with a small discord.py bot against the fake Discord: a slow answer is
 acknowledged first and then fills the acknowledgement in, with the visibility it asked for; a fast one is
 sent as it is; a change is made only when the member can still be told."""
 
@@ -15,8 +15,8 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-from bot import deadline
-from tests.fakediscord import FakeDiscord
+from cogs import deadline
+from bot.playground.loopback import FakeDiscord
 
 FAKE_DEADLINE = 1.0
 
@@ -141,7 +141,7 @@ async def test_a_command_queued_behind_a_slow_one_is_deferred_then_answered(tabl
 
 async def test_no_change_is_made_that_cannot_be_answered(monkeypatch: pytest.MonkeyPatch) -> None:
     async with running(monkeypatch, 0.05) as (fd, channel, member, client):  # a tiny deadline
-        client.busy_for = 0.03
+        client.busy_for = 0.06  # longer than the deadline: the loop cannot acknowledge meanwhile
         results = await asyncio.gather(
             *(fd.invoke(channel, member, "change", n=n, timeout=10) for n in range(12)),
             return_exceptions=True,

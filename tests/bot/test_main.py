@@ -38,6 +38,7 @@ def assert_one_clean_line(proc: subprocess.CompletedProcess[str]) -> str:
 def test_no_token_exits_2_with_one_line(tmp_path: Path) -> None:
     line = assert_one_clean_line(run_bot(tmp_path))
     assert "DISCORD_TOKEN" in line and "Reset Token" in line and ".env.example" in line
+    assert "fray play" in line
     assert not (tmp_path / "var").exists()
 
 

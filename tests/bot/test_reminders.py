@@ -6,6 +6,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -13,24 +14,23 @@ import pytest
 from sqlalchemy import event
 
 import bot.encounters as encounters_module
-from bot import reminders
 from bot.db import create_engine, migrate, session_factory
 from bot.models import Combatant, Encounter, GuildConfig, ReminderConfig
 from bot.reminder_policy import ReminderPolicy
 from bot.reminders import (
-    DiscordSender,
     DueStep,
     ReminderLoop,
     cancel,
     due_query,
     load_policy,
-    message_for,
     policy_view,
     save_policy,
     schedule_turn,
 )
 from bot.settings import Settings
 from bot.store import Store, Where
+from cogs.encounters import turn_token, turn_view
+from cogs.reminders import DiscordSender, message_for
 
 H = timedelta(hours=1)
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -485,12 +485,12 @@ async def test_the_gm_step_pings_the_gm_role_only(db: Db) -> None:
     assert message.content.startswith("📣 <@&4321>") and "<@555>" in message.content
 
 
-def test_fallback_buttons_use_the_same_custom_ids() -> None:
-    view = reminders._fallback_turn_view(7, "r1.t1")
+def test_reminders_carry_the_encounters_turn_buttons() -> None:
+    view = turn_view(7, "r1.t1")
     assert custom_ids(view) == ["fray:end-turn:7:r1.t1", "fray:status:7"]
     long_key = "x" * 80
-    assert custom_ids(reminders._fallback_turn_view(7, long_key))[0].startswith("fray:end-turn:7:~")
-    assert reminders._fallback_turn_token("a:b") == "a_3a_b"
+    assert custom_ids(turn_view(7, long_key))[0].startswith("fray:end-turn:7:~")
+    assert turn_token("a:b") == "a_3a_b"
 
 
 def _skip_step() -> DueStep:
@@ -514,14 +514,14 @@ def _skip_step() -> DueStep:
     )
 
 
-async def test_skip_without_the_encounters_hook_logs_and_does_nothing(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    monkeypatch.delattr(encounters_module, "skip_turn", raising=False)
+async def test_a_refused_skip_posts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def skip_turn(bot: Any, encounter_id: int, turn_key: str) -> None:
+        return None  # the turn moved on meanwhile
+
+    monkeypatch.setattr(encounters_module, "skip_turn", skip_turn)
     bot = FakeBot()
-    with caplog.at_level(logging.WARNING):
-        await DiscordSender(bot)(_skip_step())  # type: ignore[arg-type]
-    assert bot.channel.sent == [] and "skip_turn" in caplog.text
+    await DiscordSender(bot)(_skip_step())  # type: ignore[arg-type]
+    assert bot.channel.sent == []
 
 
 async def test_skip_calls_the_encounters_hook(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -529,9 +529,9 @@ async def test_skip_calls_the_encounters_hook(monkeypatch: pytest.MonkeyPatch) -
 
     async def skip_turn(bot: Any, encounter_id: int, turn_key: str) -> object:
         calls.append((bot, encounter_id, turn_key))
-        return object()
+        return SimpleNamespace(turn_changed=False, status="running")  # no next turn to announce
 
-    monkeypatch.setattr(encounters_module, "skip_turn", skip_turn, raising=False)
+    monkeypatch.setattr(encounters_module, "skip_turn", skip_turn)
     bot = FakeBot()
     await DiscordSender(bot)(_skip_step())  # type: ignore[arg-type]
     assert calls == [(bot, 5, "r1.t1")]

@@ -11,7 +11,7 @@ import pytest
 from discord import app_commands
 
 from bot.errors import NotGM
-from bot.tree import FrayTree, classify, report_error
+from cogs.errors import classify, install, report_error
 from rules.errors import InvalidInput
 
 
@@ -84,7 +84,7 @@ async def test_unexpected_error_gets_an_incident_id_in_the_log_and_the_reply(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     interaction = FakeInteraction()
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="cogs.errors"):
         incident = await report_error(interaction, invoke_error(ZeroDivisionError("oops")))  # type: ignore[arg-type]
     assert incident and re.fullmatch(r"[0-9a-f]{8}", incident)
     ((_kind, text, ephemeral),) = interaction.sent
@@ -125,7 +125,8 @@ async def test_the_handler_never_raises(caplog: pytest.LogCaptureFixture) -> Non
 
 
 async def test_the_tree_routes_to_report_error() -> None:
-    tree = FrayTree(discord.Client(intents=discord.Intents.none()))
+    tree: app_commands.CommandTree = app_commands.CommandTree(discord.Client(intents=discord.Intents.none()))
+    install(tree)
     interaction = FakeInteraction()
     await tree.on_error(interaction, invoke_error(InvalidInput("nope")))  # type: ignore[arg-type]
     assert interaction.sent == [("response", "nope", True)]

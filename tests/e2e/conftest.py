@@ -20,9 +20,9 @@ import pytest
 import pytest_asyncio
 
 from bot.app import Fray, running
+from bot.playground.loopback import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeRole
 from bot.settings import Settings
 from rules.dice import Die, ScriptedDice
-from tests.fakediscord import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, FakeRole
 
 READY_WITHIN = 10.0
 

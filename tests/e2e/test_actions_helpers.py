@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.models import Combatant
+from bot.playground.loopback import FakeMember, InteractionResult
 from rules.systems.registry import get_system
 from tests.e2e.conftest import Harness
 from tests.e2e.test_encounters import (
@@ -17,7 +18,6 @@ from tests.e2e.test_encounters import (
     setup_gm,
     without_version,
 )
-from tests.fakediscord import FakeMember, InteractionResult
 
 GM_MARK = "ᴳ"
 WILD_MARK = "ᵂ"

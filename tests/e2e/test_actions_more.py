@@ -5,7 +5,8 @@ long resolutions into messages within Discord's limit."""
 
 from __future__ import annotations
 
-from cogs import _render_actions as render
+from cogs.text import actions as render
+from cogs.text.events.parts import dice_list
 from tests.e2e.conftest import Harness
 from tests.e2e.test_actions_helpers import (
     GM_MARK,
@@ -160,4 +161,4 @@ def test_dice_are_marked() -> None:
         {"value": 6, "origin": "random", "label": "attack wild"},
         {"value": 2, "origin": "script", "label": ""},
     ]
-    assert render.dice_list(dice) == f"🎲 [4{GM_MARK} 6{WILD_MARK} 2]"
+    assert dice_list(dice) == f"🎲 [4{GM_MARK} 6{WILD_MARK} 2]"

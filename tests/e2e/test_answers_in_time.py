@@ -9,9 +9,9 @@ import asyncio
 import pytest
 from sqlalchemy import select
 
-from bot import deadline
 from bot.models import EventLog
 from bot.store import channel_key
+from cogs import deadline
 from rules.dice import RandomDice
 from tests.e2e.conftest import Harness
 from tests.e2e.test_encounters import announcement, ok, setup_gm

@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
 
 from bot.characters import CharacterBook, CharacterRecord
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from bot.playground.loopback import FakeMember
+from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeMember
 
-
-def available(system: str) -> bool:
-    return importlib.util.find_spec(f"rules.systems.{system}.adapter") is not None
-
-
-SYSTEMS = [
-    pytest.param(s, marks=pytest.mark.skipif(not available(s), reason=f"no {s} adapter yet"))
-    for s in SYSTEM_NAMES
-]
-ANY_SYSTEM = next(s for s in SYSTEM_NAMES if available(s))
+SYSTEMS = system_names()
+ANY_SYSTEM = system_names()[0]
 
 # a field and value that the system takes, one it refuses, and another system's field it refuses
 SAMPLES: dict[str, dict[str, str]] = {
@@ -172,7 +163,7 @@ async def test_a_sheet_is_filled_and_shown(fray: Harness, system: str) -> None:
 
 
 async def test_nyra_armour_by_location_and_other_systems_refuse_locations(fray: Harness) -> None:
-    for system in [s for s in SYSTEM_NAMES if available(s)]:
+    for system in list(system_names()):
         rules = get_system(system)
         name = f"Loc {system}"
         await invoke(fray, fray.player, "character create", name=name, system=system)
@@ -206,7 +197,7 @@ async def test_rename_through_set_name(fray: Harness) -> None:
 
 
 async def test_the_character_option_may_be_left_out_only_when_it_is_clear(fray: Harness) -> None:
-    systems = [s for s in SYSTEM_NAMES if available(s)]
+    systems = list(system_names())
     await set_system(fray, systems[0])
     r = await invoke(fray, fray.player, "character show")
     assert r.ephemeral and "/character create" in r.content

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 from bot.characters import CharacterBook
-from rules.systems.registry import SYSTEM_NAMES
+from rules.systems.registry import system_names
 from tests.e2e.conftest import Harness
 
-ANY_SYSTEM = next(s for s in SYSTEM_NAMES if importlib.util.find_spec(f"rules.systems.{s}.adapter"))
+ANY_SYSTEM = system_names()[0]
 
 
 def book(fray: Harness) -> CharacterBook:

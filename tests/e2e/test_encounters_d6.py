@@ -6,12 +6,9 @@ die after the initiative roll.
 
 from __future__ import annotations
 
-import pytest
-
 from rules.systems.registry import get_system
 from tests.e2e.conftest import Harness
 from tests.e2e.test_encounters import (
-    _available,
     announcement,
     current,
     end_turn_id,
@@ -19,8 +16,6 @@ from tests.e2e.test_encounters import (
     ok,
     setup_gm,
 )
-
-pytestmark = pytest.mark.skipif(not _available("d6"), reason="the D6 adapter is not built yet")
 
 # Entry order P T O A E B1 B2 B3; party Perception 4D, bandits 2D (+10 ambush); each pool's Wild Die last.
 SEED_DICE = [5, 4, 4, 4,  4, 4, 4, 3,  4, 4, 4, 4,  3, 4, 4, 4,  2, 2, 2, 3,  2, 3,  2, 3,  2, 3]  # fmt: skip

@@ -42,14 +42,14 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot import tree as bot_tree
 from bot.encounters import load_encounter
 from bot.models import Character
+from bot.playground.loopback import FakeMember
+from cogs import errors as bot_tree
 from rules.dice import RandomDice
 from rules.systems.registry import get_system
 from tests.e2e.conftest import Harness
 from tests.e2e.test_encounters import SYSTEMS, db_state, here, make_character, ok, setup_gm
-from tests.fakediscord import FakeMember
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER, ATTACHMENT = 3, 4, 5, 6, 7, 8, 9, 10, 11

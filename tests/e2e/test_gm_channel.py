@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import re
-from importlib.util import find_spec
 
 import pytest
 
 from bot.models import ChannelConfig
 from bot.store import Where
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
 
-
-def _adapter(name: str) -> pytest.param:
-    present = find_spec(f"rules.systems.{name}.adapter") is not None
-    return pytest.param(name, marks=pytest.mark.skipif(not present, reason=f"no {name} adapter yet"))
-
-
-SYSTEMS = [_adapter(name) for name in SYSTEM_NAMES]
+SYSTEMS = system_names()
 
 
 def text_of(content: str) -> str:

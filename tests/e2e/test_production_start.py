@@ -7,9 +7,9 @@ import os
 import signal
 
 from bot.app import run_bot, sync_once
+from bot.playground.loopback import FakeDiscord
 from bot.settings import Settings
 from tests.e2e.conftest import READY_WITHIN, SwitchableDice
-from tests.fakediscord import FakeDiscord
 
 
 async def test_run_bot_serves_and_stops_on_sigterm(

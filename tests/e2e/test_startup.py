@@ -13,9 +13,9 @@ from discord import app_commands
 
 from bot.__main__ import health
 from bot.app import running
+from bot.playground.loopback import FakeDiscord
 from bot.settings import Settings
 from tests.e2e.conftest import Harness
-from tests.fakediscord import FakeDiscord
 
 INCIDENT = re.compile(r"incident `([0-9a-f]{8})`")
 
@@ -65,7 +65,7 @@ async def test_an_unexpected_error_yields_an_apology_with_an_incident_id(
     assert fray.bot is not None
     add_test_command(fray.bot, "boom", respond_first=respond_first)
     await fray.bot.sync_commands()
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="cogs.errors"):
         r = await fray.fd.invoke(fray.channel, fray.player, "boom")
         if respond_first:
             await r.wait_followups(1)

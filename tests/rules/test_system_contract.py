@@ -1,35 +1,71 @@
-"""Every system adapter honours rules.encounter.System the same way (the cogs rely on it)."""
+"""Every registered system honours rules.encounter.System the same way (the cogs rely on it): the built-in
+ones and the duel that exists only in the test suite."""
 
 from __future__ import annotations
 
-import importlib.util
+import inspect
+from collections.abc import Iterator
 
 import pytest
 
 from rules.dice import RandomDice
-from rules.encounter import System, TrackerView, TurnStatus
+from rules.encounter import AnySystem, System, TrackerView, Traits, TurnStatus
 from rules.errors import InvalidInput, RulesError
-from rules.systems.registry import SYSTEM_NAMES, get_system
+from rules.systems import registry
+from rules.systems.registry import get_system, system_names
+from tests import fourth_system
 
-
-def _available(name: str) -> bool:
-    return importlib.util.find_spec(f"rules.systems.{name}.adapter") is not None
-
-
-SYSTEMS = [
-    pytest.param(n, marks=pytest.mark.skipif(not _available(n), reason="adapter not built yet"))
-    for n in SYSTEM_NAMES
-]
+SYSTEMS = (*system_names(), fourth_system.SYSTEM.name)
 
 
 @pytest.fixture(params=SYSTEMS)
-def system(request) -> System:
-    return get_system(request.param)
+def system(request) -> Iterator[AnySystem]:
+    if request.param in system_names():
+        yield get_system(request.param)
+        return
+    with fourth_system.registered():
+        yield get_system(request.param)
+
+
+def _protocol_methods() -> dict[str, inspect.Signature]:
+    return {
+        name: inspect.signature(member)
+        for name, member in vars(System).items()
+        if inspect.isfunction(member) and not name.startswith("_")
+    }
 
 
 def test_adapter_is_a_system(system):
     assert isinstance(system, System)
-    assert system.name in SYSTEM_NAMES
+    assert system.name in system_names()
+    assert system.title and system.short_title
+    assert isinstance(system.traits, Traits) and system.traits.round_word
+
+
+@pytest.mark.parametrize("method", sorted(_protocol_methods()))
+def test_every_method_takes_the_protocols_parameters(system, method):
+    """Same names, same kinds, same defaults: the shell calls every system the same way (``dice=`` too)."""
+    wanted = _protocol_methods()[method]
+    got = inspect.signature(getattr(system, method))
+    expected = [p for name, p in wanted.parameters.items() if name != "self"]
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in expected
+    ]
+
+
+def test_register_adds_a_system_and_unregister_takes_it_out():
+    duel = fourth_system.SYSTEM
+    assert duel.name not in system_names()
+    with fourth_system.registered():
+        assert system_names()[-1] == duel.name
+        assert get_system("Duel") is duel and duel in registry.all_systems()
+        with pytest.raises(ValueError):
+            registry.register(duel)
+    assert duel.name not in system_names()
+    with pytest.raises(InvalidInput):
+        get_system(duel.name)
+    with pytest.raises(ValueError):
+        registry.unregister("d6")
 
 
 def test_unknown_system_is_refused():

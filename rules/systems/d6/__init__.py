@@ -4,5 +4,6 @@ Modules, one seed passage each: ``pool`` (die codes, Wild Die), ``house`` (house
 ``tables`` (``data/d6``), ``state``, ``events``, ``checks``, ``initiative``, ``turn`` (declared plan,
 multi-action penalty, free actions), ``save``, ``defense``, ``attack``, ``damage``, ``critical``, ``grapple``,
 ``health`` (HP changes into Last Gasp), ``last_gasp`` (Death Save), ``heal_pool``, ``healing``,
-``movement``, ``stealth``; ``api`` is the facade the Discord layer calls.
+``movement``, ``stealth``; ``gm`` (GM tools, joining and the start of a fight). ``adapter`` puts them behind
+``rules.encounter.System`` for the bot.
 """

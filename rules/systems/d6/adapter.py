@@ -1,7 +1,7 @@
 """The D6 campaign behind the system-agnostic ``rules.encounter.System`` protocol (what the cogs call).
 
-Thin: each method translates its arguments, calls the D6 core (``api.py``, ``gm.py`` and the modules they
-name) and builds the views. The readings this adapter had to choose, because the protocol is shared:
+Thin: each method translates its arguments, calls the D6 core (``gm.py`` and the section
+modules) and builds the views. The readings this adapter had to choose, because the protocol is shared:
 
 - ``begin``: initiative by every seed tie rule (``initiative.py``); ``attackers`` must name a side present
   (matched case-insensitively), ``surprise`` is the ambush bonus for that side. The first turn goes to the
@@ -33,13 +33,15 @@ from rules.encounter import (
     GrappleView,
     HealPoolView,
     SheetView,
+    System,
     TrackerView,
+    Traits,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.d6 import api, gm, tables
+from rules.systems.d6 import checks, gm, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
@@ -134,11 +136,13 @@ def _plan_note(state: D6State) -> str | None:
 
 
 class D6System(D6Actions, BookHouseRules[HouseRules]):
-    """``rules.encounter.System`` for the D6 campaign (RULES.md §3), with ``rules.encounter.Actions`` from
-    ``D6Actions`` (``adapter_actions.py``)."""
+    """``rules.encounter.System`` for the D6 campaign (RULES.md §3); the actions are ``D6Actions``
+    (``adapter_actions.py``)."""
 
     name = "d6"
     title = "the D6 campaign"
+    short_title = "D6"
+    traits = Traits(declares_then_locks=True, melee_engagement=True, death_saves=True, rolls_dice_codes=True)
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -300,7 +304,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
                 ) from None
             if not 0 <= target <= MAX_DIFFICULTY:
                 raise InvalidInput(f"A D6 difficulty is from 0 to {MAX_DIFFICULTY}, not {target}.")
-        rolled = api.check(sheet.name, sheet, key, dice, house, bonus=bonus)
+        rolled = checks.check(sheet.name, sheet, key, dice, house, bonus=bonus)
         if target is None:
             return Outcome(sheet, (rolled,))
         verdict = "success" if rolled.total > target else "failure"
@@ -335,7 +339,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             raise InvalidInput("A combatant needs an id.")
         if not 0 <= distance <= gm.MAX_DISTANCE:
             raise InvalidInput(f"Distance is from 0 to {gm.MAX_DISTANCE}, not {distance}.")
-        out = api.add_combatant(state, cid, sheet, side=side, distance=distance, is_pc=is_pc)
+        out = gm.add_combatant(state, cid, sheet, side=side, distance=distance, is_pc=is_pc)
         if state.round > 0:
             note = Note(f"{sheet.name} joins the turn order from round {state.round + 1}.")
             return Outcome(out.state, (*out.events, note))
@@ -409,12 +413,12 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
     ) -> Outcome[D6State]:
         if location:
             raise InvalidInput("D6 damage has no hit locations; leave `location` out.")
-        return api.gm_damage(state, cid, amount, house)
+        return gm.gm_damage(state, cid, amount, house)
 
     def gm_heal(
         self, state: D6State, cid: str, amount: int, dice: DiceSource, house: HouseRules
     ) -> Outcome[D6State]:
-        return api.gm_heal(state, cid, amount)
+        return gm.gm_heal(state, cid, amount)
 
     def gm_fields(self) -> tuple[str, ...]:
         return gm.GM_FIELDS
@@ -431,15 +435,15 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         return gm.gm_set(state, cid, field, text, house)
 
     def conditions(self) -> tuple[str, ...]:
-        return api.GM_CONDITIONS
+        return gm.GM_CONDITIONS
 
     def gm_condition(
         self, state: D6State, cid: str, condition: str, remove: bool, house: HouseRules
     ) -> Outcome[D6State]:
-        return api.gm_condition(state, cid, condition, remove=remove)
+        return gm.gm_condition(state, cid, condition, remove=remove)
 
     def new_instance(self, state: D6State, house: HouseRules) -> Outcome[D6State]:
-        return api.new_instance(state)
+        return gm.new_instance(state)
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: D6State) -> TrackerView:
@@ -492,6 +496,6 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = D6System()
+SYSTEM: System[D6State, Sheet, HouseRules] = D6System()
 
 __all__ = ["SYSTEM", "D6System"]

@@ -1,4 +1,4 @@
-"""The D6 campaign behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/grapple`, `/heal`, `/deathsave`,
+"""The D6 campaign behind the actions of ``rules.encounter.System`` (`/attack`, `/defend`, `/grapple`, `/heal`, `/deathsave`,
 `/move`, `/disengage`, `/stealth`, `/initiative reroll`, `/lockin`): the mixin ``D6Actions`` that ``D6System``
 inherits. A thin translation of an ``Action`` into the core's ``PlannedAction`` and its ``declare`` / ``lock_in``
 (``turn.py``), with every check the core would only make later (or less clearly) made up front, so a refusal
@@ -529,7 +529,7 @@ _BUILDERS = {
 
 
 class D6Actions:
-    """``rules.encounter.Actions`` for the D6 campaign; mixed into ``D6System`` (see the module docstring)."""
+    """The actions of ``rules.encounter.System`` for the D6 campaign; mixed into ``D6System`` (see the module docstring)."""
 
     # -- act -----------------------------------------------------------------------------------------
     def act(self, state: D6State, action: Action, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:

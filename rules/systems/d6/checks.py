@@ -90,3 +90,10 @@ def check(
 
 def turn_mods(penalty_dice: int) -> tuple[Mod, ...]:
     return (Mod("multi-action", -penalty_dice, "D"),) if penalty_dice else ()
+
+
+def pool_roll(code_text: str, dice: DiceSource, house: HouseRules, who: str = "") -> Rolled:
+    """`/roll 3D+2`: a pool with the Wild Die under the channel's readings."""
+    code = DieCode.parse(code_text)
+    roll = roll_code(code, dice, house, who)
+    return Rolled(who, str(code), code, roll.total, (), roll, roll.dice)

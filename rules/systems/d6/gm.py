@@ -25,18 +25,20 @@ whose turn is running cannot be removed (end its turn first).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
+from rules.systems.d6 import heal_pool, tables
 from rules.systems.d6.events import FieldSet, GrappleEnded
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.health import apply_damage, apply_heal, set_last_gasp
 from rules.systems.d6.house import HouseRules
-from rules.systems.d6.initiative import roll_one
-from rules.systems.d6.sheet import MAX_HP
-from rules.systems.d6.state import Combatant, D6State
-from rules.systems.d6.turn import end_turn
+from rules.systems.d6.initiative import roll_initiative, roll_one
+from rules.systems.d6.sheet import MAX_HP, Sheet
+from rules.systems.d6.state import Combatant, D6State, new_combatant
+from rules.systems.d6.turn import end_turn, start_turn
 
 GM_FIELDS: tuple[str, ...] = (
     "hp",
@@ -277,3 +279,105 @@ def advance(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Ou
                 events.append(rolled)
     out = end_turn(state, who, dice)
     return Outcome(out.state, (*events, *out.events))
+
+
+def add_combatant(
+    state: D6State, cid: str, sheet: Sheet, *, side: str = "party", distance: int = 0, is_pc: bool = True
+) -> Outcome[D6State]:
+    state = state.add([new_combatant(cid, sheet, side=side, distance=distance, is_pc=is_pc)])
+    state, events = recompute_pool(state, f"{cid} joined")
+    return Outcome(state, tuple(events))
+
+
+def add_creatures(
+    state: D6State,
+    template: str,
+    *,
+    count: int = 1,
+    side: str = "enemies",
+    distance: int = 0,
+    prefix: str = "",
+) -> Outcome[D6State]:
+    """`/encounter add`: numbered NPC copies of a creature template from ``data/d6/creatures.toml``."""
+    if not 1 <= count <= 50:
+        raise InvalidInput("Add between 1 and 50 creatures at a time.")
+    base = tables.creature(template)
+    stem = prefix or base.name
+    made = []
+    for n in range(1, count + 1):
+        cid = stem if count == 1 else f"{stem} {n}"
+        sheet = dataclasses.replace(base.sheet, name=cid)
+        made.append(new_combatant(cid, sheet, side=side, distance=distance, is_pc=False))
+    return Outcome(state.add(made), ())
+
+
+def begin(
+    state: D6State,
+    dice: DiceSource,
+    house: HouseRules,
+    *,
+    attackers: str = "",
+    surprise: int = 0,
+    bonuses: Mapping[str, int] | None = None,
+) -> Outcome[D6State]:
+    """`/encounter begin`: initiative for everyone, then the first turn starts."""
+    rolled = roll_initiative(state, dice, house, attackers=attackers, surprise=surprise, bonuses=bonuses)
+    state, events = recompute_pool(rolled.state, "fight begins")
+    first = start_turn(state)
+    return Outcome(first.state, (*rolled.events, *events, *first.events))
+
+
+def gm_damage(state: D6State, target: str, amount: int, house: HouseRules) -> Outcome[D6State]:
+    """`/gm damage`: straight HP loss, through Last Gasp, out and death."""
+    if amount < 0:
+        raise InvalidInput("Damage cannot be negative; use `/gm heal`.")
+    if state.get(target).status == "dead":
+        raise NotAllowed(f"{target} is already dead.")
+    state, events = apply_damage(state, target, amount, "GM", house)
+    return Outcome(state, tuple(events))
+
+
+def gm_heal(state: D6State, target: str, amount: int) -> Outcome[D6State]:
+    """`/gm heal`: HP back (never above max); positive HP leaves Last Gasp. Stored healing is untouched."""
+    if amount < 0:
+        raise InvalidInput("Healing cannot be negative; use `/gm damage`.")
+    if state.get(target).status == "dead":
+        raise NotAllowed(f"{target} is dead.")
+    state, events = apply_heal(state, target, amount, "GM")
+    return Outcome(state, tuple(events))
+
+
+GM_CONDITIONS = ("staggered", "prone", "hidden", "overwhelmed")
+
+
+def gm_condition(state: D6State, target: str, condition: str, *, remove: bool = False) -> Outcome[D6State]:
+    """`/gm condition`: staggered (one stack per call), prone, hidden (from every opponent), overwhelmed."""
+    key = (condition or "").strip().lower()
+    c = state.get(target)
+    if key == "staggered":
+        state = state.update(target, staggered=max(0, c.staggered + (-1 if remove else 1)))
+    elif key == "prone":
+        state = state.update(target, prone=not remove)
+    elif key == "hidden":
+        state = state.update(
+            target, hidden_from=() if remove else tuple(o.id for o in state.opponents(target))
+        )
+    elif key == "overwhelmed":
+        state = state.update(target, overwhelmed=not remove)
+    elif key in ("pinned", "total defense", "total-defense"):
+        raise NotAllowed(f"`{key}` comes from play: use `/grapple pin` or `/defend total-...`.")
+    else:
+        raise InvalidInput(f"Conditions: {', '.join(GM_CONDITIONS)}.")
+    after = state.get(target)
+    text = f"GM: {target} {'loses' if remove else 'gains'} {key}"
+    if key == "staggered":
+        text += f" (now {after.staggered} stack{'s' if after.staggered != 1 else ''})"
+    return Outcome(state, (Note(text),))
+
+
+def new_instance(state: D6State, items: int | None = None) -> Outcome[D6State]:
+    """`/gm instance`: the heal pool is refilled (uses reset)."""
+    if items is not None and not 0 <= items <= 20:
+        raise InvalidInput("Extra heals from items: 0 to 20.")
+    state, events = heal_pool.new_instance(state, items)
+    return Outcome(state, tuple(events))

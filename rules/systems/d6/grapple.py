@@ -261,3 +261,32 @@ def _disengage_pair(state: D6State, a: str, b: str) -> D6State:
     ca, cb = state.get(a), state.get(b)
     state = state.update(a, engaged_with=tuple(x for x in ca.engaged_with if x != b))
     return state.update(b, engaged_with=tuple(x for x in cb.engaged_with if x != a))
+
+
+def grapple_action(
+    state: D6State,
+    move_name: str,
+    actor: str,
+    target: str,
+    dice: DiceSource,
+    house: HouseRules,
+    *,
+    storeys: int = 0,
+    into: str = "",
+    modifier: int = 0,
+    penalty_dice: int = 0,
+) -> Outcome[D6State]:
+    """`/grapple action`: start, contest, throw, pin, takedown, release."""
+    if move_name == "start":
+        return start(state, actor, target, dice, house, penalty_dice=penalty_dice)
+    if move_name == "contest":
+        return contest(state, actor, target, dice, house, penalty_dice=penalty_dice)
+    if move_name == "throw":
+        return throw(state, actor, target, dice, house, storeys=storeys, into=into)
+    if move_name == "pin":
+        return pin(state, actor, target)
+    if move_name == "takedown":
+        return takedown(state, actor, target, dice, house, modifier=modifier)
+    if move_name == "release":
+        return release(state, actor, target)
+    raise InvalidInput(f"Grapple actions: {', '.join(GRAPPLE_MOVES)}.")

@@ -266,3 +266,12 @@ def end_turn(state: D6State, who: str, dice: DiceSource) -> Outcome[D6State]:
             break
     out = start_turn(state)
     return Outcome(out.state, (*events, *out.events))
+
+
+def declare_and_lock(
+    state: D6State, who: str, action: PlannedAction, dice: DiceSource, house: HouseRules
+) -> Outcome[D6State]:
+    """A one-action turn (`lock` on the command): declare and lock in at once."""
+    declared = declare(state, who, action)
+    locked = lock_in(declared.state, who, dice, house)
+    return Outcome(locked.state, (*declared.events, *locked.events))

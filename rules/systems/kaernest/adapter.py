@@ -1,4 +1,4 @@
-"""Kaernest behind ``rules.encounter.System``: a thin translation onto the pure core (``api`` and friends).
+"""Kaernest behind ``rules.encounter.System``: a thin translation onto the pure core (the section modules).
 
 Readings the protocol leaves to each system (RULES.md §2; COMMANDS.md):
 
@@ -32,13 +32,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.encounter import CombatantView, SheetView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, SheetView, System, TrackerView, Traits, TurnStatus
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.kaernest import api, clock, creatures, defense, initiative, tables, timeline
+from rules.systems.kaernest import check as checks
+from rules.systems.kaernest import clock, creatures, defense, initiative, tables, timeline
 from rules.systems.kaernest import encounter as roster
 from rules.systems.kaernest import sheet as sheets
+from rules.systems.kaernest import state as states
 from rules.systems.kaernest.adapter_actions import KaernestActions
 from rules.systems.kaernest.house import BOOK as HOUSE_BOOK
 from rules.systems.kaernest.house import HouseRules
@@ -126,41 +128,43 @@ def _template_posture(sheet: Sheet) -> str:
 class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
+    short_title = "Kaernest"
+    traits = Traits(segment_timeline=True)
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> Sheet:
-        return api.new_sheet(name)
+        return sheets.new_sheet(name)
 
     def sheet_from_dict(self, raw: Mapping[str, Any]) -> Sheet:
-        return api.sheet_from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
+        return sheets.from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
 
     def sheet_to_dict(self, sheet: Sheet) -> dict[str, Any]:
-        return api.sheet_to_dict(sheet)
+        return sheet.to_dict()
 
     def sheet_name(self, sheet: Sheet) -> str:
         return sheet.name
 
     def rename_sheet(self, sheet: Sheet, name: str) -> Sheet:
-        return api.set_field(sheet, "name", name)
+        return sheets.set_field(sheet, "name", name)
 
     def sheet_fields(self) -> tuple[str, ...]:
-        return api.sheet_fields()
+        return sheets.field_names()
 
     def set_sheet_field(self, sheet: Sheet, field: str, text: str) -> Sheet:
-        return api.set_field(sheet, field, text)
+        return sheets.set_field(sheet, field, text)
 
     def weapon_names(self) -> tuple[str, ...]:
-        return api.weapon_names()
+        return tables.weapon_names()
 
     def armour_names(self) -> tuple[str, ...]:
-        return api.armour_names()
+        return tables.armour_names()
 
     def sheet_weapons(self, sheet: Sheet) -> tuple[str, ...]:
         return sheet.weapons
 
     def set_weapon(self, sheet: Sheet, name: str, *, remove: bool = False) -> Sheet:
-        return api.remove_weapon(sheet, name) if remove else api.add_weapon(sheet, name)
+        return sheets.remove_weapon(sheet, name) if remove else sheets.add_weapon(sheet, name)
 
     def set_armour(
         self, sheet: Sheet, name: str, *, location: str | None = None, remove: bool = False
@@ -170,8 +174,8 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if remove:
             if not sheet.armour or tables.armour(name).name != sheet.armour:
                 raise NotAllowed(f"{sheet.name} does not wear {name}.")
-            return api.set_field(sheet, "armour", "none")
-        return api.set_field(sheet, "armour", name)
+            return sheets.set_field(sheet, "armour", "none")
+        return sheets.set_field(sheet, "armour", name)
 
     def sheet_view(self, sheet: Sheet) -> SheetView:
         attributes = [(a.title(), str(getattr(sheet, a))) for a in sheets.ATTRIBUTES]
@@ -212,10 +216,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         return SheetView(f"{sheet.name} (NPC)" if sheet.npc else sheet.name, tuple(sections))
 
     def creature_names(self) -> tuple[str, ...]:
-        return api.creature_names()
+        return creatures.creature_names()
 
     def creature_sheet(self, template: str, name: str) -> Sheet:
-        return api.sheet_from_template(template, name)[0]
+        return creatures.from_template(template, name)[0]
 
     # -- checks --------------------------------------------------------------------------------------
     def check_stats(self, sheet: Sheet) -> tuple[str, ...]:
@@ -242,20 +246,20 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         stat_name, _, skill = (stat or "").partition("+")
         if not stat_name.strip():
             raise InvalidInput("Name an attribute, a skill, or `Attribute + Skill`.")
-        event = api.check(
+        event = checks.check(
             sheet, stat_name.strip(), dice, house, skill=skill.strip() or None, bonus=bonus + extra
         )
         return Outcome(sheet, (event,))
 
     # -- encounter state -----------------------------------------------------------------------------
     def new_state(self) -> KaernestState:
-        return api.new_state()
+        return KaernestState()
 
     def state_to_dict(self, state: KaernestState) -> dict[str, Any]:
-        return api.state_to_dict(state)
+        return state.to_dict()
 
     def state_from_dict(self, raw: Mapping[str, Any]) -> KaernestState:
-        return api.state_from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
+        return states.from_dict(dict(raw) if isinstance(raw, Mapping) else raw)  # type: ignore[arg-type]
 
     def add_combatant(
         self,
@@ -271,10 +275,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     ) -> Outcome[KaernestState]:
         posture = _template_posture(sheet)
         entered = dataclasses.replace(sheet, npc=not is_pc)
-        return api.add_combatant(state, cid, entered, side=side, posture=posture)  # type: ignore[arg-type]
+        return roster.add_combatant(state, cid, entered, side=side, posture=posture)  # type: ignore[arg-type]
 
     def remove_combatant(self, state: KaernestState, cid: str, house: HouseRules) -> Outcome[KaernestState]:
-        return api.remove_combatant(state, cid)
+        return roster.remove_combatant(state, cid)
 
     def begin(
         self,
@@ -299,18 +303,18 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
             if side is None:
                 sides = sorted({c.side for c in state.combatants})
                 raise InvalidInput(f"Nobody is on the side `{attackers}`. Sides: {', '.join(sides)}.")
-        out = api.roll_initiative(state, dice, house)
+        out = initiative.roll_initiative(state, dice, house)
         state, events = out.state, list(out.events)
         if side is not None:
             events.append(Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
             for c in state.combatants:
                 if c.side == side and c.initiative is not None:
                     value = min(initiative.CAP, max(initiative.FLOOR, c.initiative + surprise))
-                    out = api.set_initiative(state, c.id, value)
+                    out = initiative.set_initiative(state, c.id, value)
                     state = out.state
                     events.extend(out.events)
         state = dataclasses.replace(state, turn_serial=1)
-        out = api.advance(state, dice, house)
+        out = timeline.advance(state, dice, house)
         return Outcome(out.state, (*events, *out.events))
 
     def turn(self, state: KaernestState) -> TurnStatus:
@@ -328,7 +332,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         self, state: KaernestState, events: list[Event], dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
         """Roll for anyone up without initiative, then run the clock to the next declaration."""
-        for step in (api.roll_initiative, api.advance):
+        for step in (initiative.roll_initiative, timeline.advance):
             out = step(state, dice, house)
             state = out.state
             events.extend(out.events)
@@ -343,7 +347,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         self, state: KaernestState, cid: str, dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
         self._require_begun(state)
-        out = api.end_turn(state, cid, dice, house)  # NotAllowed unless cid owes the declaration now
+        out = timeline.wait(state, cid, dice, house)  # NotAllowed unless cid owes the declaration now
         return self._settle(out.state, list(out.events), dice, house)
 
     def gm_next(self, state: KaernestState, dice: DiceSource, house: HouseRules) -> Outcome[KaernestState]:
@@ -351,7 +355,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         events: list[Event] = []
         current = timeline.on_turn(state)
         if current is not None:
-            out = api.end_turn(state, current.id, dice, house)
+            out = timeline.wait(state, current.id, dice, house)
             state, events = out.state, list(out.events)
         out = self._settle(state, events, dice, house)
         if timeline.next_due(out.state).kind == "idle":
@@ -372,15 +376,15 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         dice: DiceSource,
         house: HouseRules,
     ) -> Outcome[KaernestState]:
-        return api.gm_damage(state, cid, amount, house, location=location)
+        return roster.gm_damage(state, cid, amount, house, location=location)
 
     def gm_heal(
         self, state: KaernestState, cid: str, amount: int, dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
-        out = api.gm_heal(state, cid, amount)
+        out = roster.gm_heal(state, cid, amount)
         if not state.begun:
             return out
-        rolled = api.roll_initiative(out.state, dice, house)  # back up: initiative again (seed)
+        rolled = initiative.roll_initiative(out.state, dice, house)  # back up: initiative again (seed)
         return Outcome(rolled.state, (*out.events, *rolled.events))
 
     def gm_fields(self) -> tuple[str, ...]:
@@ -397,13 +401,13 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     ) -> Outcome[KaernestState]:
         key = (field or "").strip().lower()
         if key == "initiative":
-            out = api.set_initiative(state, cid, _whole("initiative", text))
+            out = initiative.set_initiative(state, cid, _whole("initiative", text))
         elif key == "segment":
             out = timeline.set_segment(state, cid, _parse_time(state, text))
         elif key == "posture":
             if defense.posture_of(text) == state.get(cid).posture:
                 raise NotAllowed(f"{state.get(cid).name} is already {defense.posture_of(text)}.")
-            out = api.set_posture(state, cid, text)
+            out = defense.set_posture(state, cid, text)
         elif key == "damage":
             out = roster.set_damage(state, cid, _whole("damage", text))
         elif key == "luck":
@@ -432,10 +436,10 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if remove:
             if c.posture != posture:
                 raise NotAllowed(f"{c.name} is not {word}.")
-            return api.set_posture(state, cid, "passive")
+            return defense.set_posture(state, cid, "passive")
         if c.posture == posture:
             raise NotAllowed(f"{c.name} is already {word}.")
-        return api.set_posture(state, cid, posture)
+        return defense.set_posture(state, cid, posture)
 
     def new_instance(self, state: KaernestState, house: HouseRules) -> Outcome[KaernestState]:
         raise NotAllowed("Only the D6 campaign has heal-pool instances.")
@@ -496,4 +500,4 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = KaernestSystem()
+SYSTEM: System[KaernestState, Sheet, HouseRules] = KaernestSystem()

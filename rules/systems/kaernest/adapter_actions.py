@@ -1,5 +1,6 @@
-"""Kaernest behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/move`, …): the mixin ``KaernestActions``
-that ``KaernestSystem`` inherits. A thin translation onto the core (``api``, ``timeline``, ``defense``).
+"""Kaernest behind the actions of ``rules.encounter.System`` (`/attack`, `/defend`, `/move`, …): the mixin
+``KaernestActions`` that ``KaernestSystem`` inherits. A thin translation onto the core (``timeline``,
+``defense``).
 
 Readings (RULES.md §2 "Time", "Attack"; COMMANDS.md "Turns and actions"):
 
@@ -8,7 +9,7 @@ Readings (RULES.md §2 "Time", "Attack"; COMMANDS.md "Turns and actions"):
   refused (``NotAllowed``) with the segment where it acts.
 - **The clock runs by itself.** The Discord layer has no clock button, so after a declaration the adapter
   does what ``/turn end`` does after waiting: it rolls initiative for anyone up without one, then advances
-  the clock while nobody owes a declaration (``api.advance``: bounded by the core's guard, and it stops as
+  the clock while nobody owes a declaration (``timeline.advance``: bounded by the core's guard, and it stops as
   soon as someone owes one or nobody is on the timeline). Every landing on the way is resolved inside the
   core, active defenses and interruptions included, and all those events are returned after the
   declaration's own. A declaration passes the turn, so the turn key changes; ``turn()`` names the next
@@ -27,7 +28,7 @@ Readings (RULES.md §2 "Time", "Attack"; COMMANDS.md "Turns and actions"):
   the combatant's first carried weapon in its first grip (the attack it holds back; the seed gives a defensive
   posture no speed of its own), else ``DEFAULT_SPEED`` when it carries none. ``passive`` and ``aggressive``
   are only a change of posture: they do not use the turn. *At any other time* a stance is a change of
-  posture (``api.set_posture``), as the core allows: an active defense cannot be taken while one's own attack
+  posture (``defense.set_posture``), as the core allows: an active defense cannot be taken while one's own attack
   is under way, and an unaware combatant cannot take a stance off its segment (declaring an action on its
   segment is what ends being unaware; the GM can lift it with `/gm condition`). The posture it already has is
   refused, so a refusal never looks like a success.
@@ -53,7 +54,7 @@ from rules.dice import DiceSource
 from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Outcome
-from rules.systems.kaernest import api, defense, tables, timeline
+from rules.systems.kaernest import defense, tables, timeline
 from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.state import Combatant, KaernestState
 
@@ -123,7 +124,7 @@ def _move_description(distance: int | None) -> str:
 
 
 class KaernestActions:
-    """``rules.encounter.Actions`` for Kaernest (see the module docstring for every reading)."""
+    """The actions of ``rules.encounter.System`` for Kaernest (see the module docstring for every reading)."""
 
     # -- act -----------------------------------------------------------------------------------------
     def act(
@@ -148,7 +149,7 @@ class KaernestActions:
     ) -> Outcome[KaernestState]:
         if not (action.target or "").strip():
             raise InvalidInput("Name the target of the attack.")
-        out = api.declare_attack(
+        out = timeline.declare_attack(
             state,
             action.actor,
             action.target,  # type: ignore[arg-type]
@@ -172,7 +173,7 @@ class KaernestActions:
         on_turn = _owes_declaration(state, actor.id)
         if on_turn and stance == "active":
             speed = _defend_speed(actor) if action.cost is None else action.cost
-            out = api.declare_action(
+            out = timeline.declare_action(
                 state, actor.id, speed, dice, house, description="active defense", defend=True
             )
             return self._run_clock(out, dice, house)
@@ -183,14 +184,14 @@ class KaernestActions:
             )
         if actor.posture == stance:
             raise NotAllowed(f"{actor.name} is already {stance}.")
-        return api.set_posture(state, actor.id, stance)
+        return defense.set_posture(state, actor.id, stance)
 
     def _act_move(
         self, state: KaernestState, action: Action, dice: DiceSource, house: HouseRules
     ) -> Outcome[KaernestState]:
         description = _move_description(action.distance)
         speed = DEFAULT_SPEED if action.cost is None else action.cost
-        out = api.declare_action(state, action.actor, speed, dice, house, description=description)
+        out = timeline.declare_action(state, action.actor, speed, dice, house, description=description)
         return self._run_clock(out, dice, house)
 
     def _run_clock(

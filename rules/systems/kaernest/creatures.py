@@ -59,6 +59,10 @@ def creatures() -> tuple[CreatureTemplate, ...]:
     return parse_creatures(tables.read_toml("creatures.toml"))
 
 
+def creature_names() -> tuple[str, ...]:
+    return tuple(c.name for c in creatures())
+
+
 def template(name: str) -> CreatureTemplate:
     key = (name or "").strip().lower()
     for item in creatures():

@@ -184,6 +184,11 @@ def validate(sheet: Sheet) -> Sheet:
     return sheet
 
 
+def new_sheet(name: str) -> Sheet:
+    """A blank sheet named ``name`` (every attribute at its default)."""
+    return validate(Sheet(name=(name or "").strip()))
+
+
 def _canonical_names(sheet: Sheet) -> Sheet:
     """Armour and weapon names spelled as the table spells them (input is case-insensitive)."""
     armour = tables.armour(sheet.armour).name if sheet.armour else None

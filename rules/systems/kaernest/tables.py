@@ -256,6 +256,14 @@ def armours() -> tuple[Armour, ...]:
     return parse_armour(read_toml("armour.toml"))
 
 
+def weapon_names() -> tuple[str, ...]:
+    return tuple(w.name for w in weapons())
+
+
+def armour_names() -> tuple[str, ...]:
+    return tuple(a.name for a in armours())
+
+
 def _find(items: tuple, name: str, what: str):
     key = (name or "").strip().lower()
     for item in items:

@@ -1,5 +1,5 @@
 """Nyra (seed ``000_596bc6bb6e9f730c.txt``; RULES.md §1): d10 roll-under combat with delay, locations and
-bleeding. One module per section of the seed; ``api.py`` is what the Discord layer calls.
+bleeding. One module per section of the seed; ``adapter.py`` is what the Discord layer calls.
 
 - house.py       HouseRules, RULE_SPECS, describe_rules, set_rule (``/gm rules``)
 - modifiers.py   the stat modifier table

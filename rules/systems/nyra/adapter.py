@@ -1,6 +1,6 @@
 """Nyra behind the system-agnostic ``rules.encounter.System`` protocol (what the cogs call).
 
-Thin: each method translates its arguments, calls the Nyra core (``api.py`` and the modules it names) and
+Thin: each method translates its arguments, calls the Nyra core (the section modules) and
 builds the views. The readings this adapter had to choose, because the protocol is shared by three systems:
 
 - ``begin``: Nyra orders by Sequence (RULES.md §1 "Order"); ``attackers`` and ``surprise`` mean nothing here.
@@ -29,13 +29,17 @@ from rules.encounter import (
     CombatantView,
     LocationView,
     SheetView,
+    System,
     TrackerView,
+    Traits,
     TurnStatus,
 )
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.nyra import api, sequence, turns
+from rules.systems.nyra import actions as other_actions
+from rules.systems.nyra import creatures, sequence, tables, turns
+from rules.systems.nyra import sheet as sheets
 from rules.systems.nyra.adapter_actions import NyraActions
 from rules.systems.nyra.creatures import creature
 from rules.systems.nyra.delay import turn_pool
@@ -91,16 +95,17 @@ def _condition_key(text: str) -> str:
 
 
 class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
-    """``rules.encounter.System`` for Nyra (RULES.md §1), with ``rules.encounter.Actions`` from ``NyraActions``
-    (adapter_actions.py)."""
+    """``rules.encounter.System`` for Nyra (RULES.md §1); the actions are ``NyraActions`` (adapter_actions.py)."""
 
     name = "nyra"
     title = "Nyra"
+    short_title = "Nyra"
+    traits = Traits(round_word="phase")
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
     def new_sheet(self, name: str) -> NyraSheet:
-        return api.new_sheet(name)
+        return sheets.new_sheet(name)
 
     def sheet_from_dict(self, raw: Mapping[str, Any]) -> NyraSheet:
         return validate_sheet(dict(raw) if isinstance(raw, Mapping) else raw)
@@ -112,25 +117,25 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         return sheet.name
 
     def rename_sheet(self, sheet: NyraSheet, name: str) -> NyraSheet:
-        return api.set_field(sheet, "name", name)
+        return sheets.set_field(sheet, "name", name)
 
     def sheet_fields(self) -> tuple[str, ...]:
-        return api.fields()
+        return sheets.fields()
 
     def set_sheet_field(self, sheet: NyraSheet, field: str, text: str) -> NyraSheet:
-        return api.set_field(sheet, field, text)
+        return sheets.set_field(sheet, field, text)
 
     def weapon_names(self) -> tuple[str, ...]:
-        return api.weapon_names()
+        return tables.weapon_names()
 
     def armour_names(self) -> tuple[str, ...]:
-        return api.armour_names()
+        return tables.armour_names()
 
     def sheet_weapons(self, sheet: NyraSheet) -> tuple[str, ...]:
         return tuple(w.name for w in sheet.weapons)
 
     def set_weapon(self, sheet: NyraSheet, name: str, *, remove: bool = False) -> NyraSheet:
-        return api.remove_weapon(sheet, name) if remove else api.add_weapon(sheet, name)
+        return sheets.remove_weapon(sheet, name) if remove else sheets.add_weapon(sheet, name)
 
     def set_armour(
         self, sheet: NyraSheet, name: str, *, location: str | None = None, remove: bool = False
@@ -138,9 +143,9 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         """Wear a piece (on one ``location`` only when given). ``remove`` takes off every piece of that name,
         or with ``location`` only the pieces of that name covering it (each as a whole)."""
         if not remove:
-            return api.wear_armour(sheet, name, location)
+            return sheets.wear_armour(sheet, name, location)
         if not location:
-            return api.remove_armour(sheet, name)
+            return sheets.remove_armour(sheet, name)
         where = sheet.table().find(location)
         key = (name or "").strip().lower()
         kept = tuple(a for a in sheet.armour if not (a.name.lower() == key and where in a.locations))
@@ -200,10 +205,10 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         return " · ".join(parts)
 
     def creature_names(self) -> tuple[str, ...]:
-        return api.creature_names()
+        return creatures.creature_names()
 
     def creature_sheet(self, template: str, name: str) -> NyraSheet:
-        return api.set_field(creature(template), "name", name)
+        return sheets.set_field(creature(template), "name", name)
 
     # -- checks --------------------------------------------------------------------------------------
     def check_stats(self, sheet: NyraSheet) -> tuple[str, ...]:
@@ -218,17 +223,17 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         dice: DiceSource,
         house: HouseRules,
     ) -> Outcome[NyraSheet]:
-        return api.check(sheet, api.CheckArgs(stat, difficulty or "normal", bonus), dice, house)
+        return sheets.check(sheet, stat, difficulty or "normal", bonus, dice)
 
     # -- encounter state -----------------------------------------------------------------------------
     def new_state(self) -> NyraCombat:
-        return api.new_combat()
+        return NyraCombat()
 
     def state_to_dict(self, state: NyraCombat) -> dict[str, Any]:
         return state.to_dict()
 
     def state_from_dict(self, raw: Mapping[str, Any]) -> NyraCombat:
-        return api.load_state(dict(raw) if isinstance(raw, Mapping) else raw)
+        return NyraCombat.from_dict(dict(raw) if isinstance(raw, Mapping) else raw)
 
     def add_combatant(
         self,
@@ -304,7 +309,7 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
     ) -> Outcome[NyraCombat]:
         """Sequence order (rolling missing Sequences and roll-offs), phase 1, and the first turn started
         (delay reset, bleeding). ``attackers`` and ``surprise`` have no Nyra meaning: ignored, with a note."""
-        out = api.begin(state, None, dice, house)
+        out = sequence.begin(state, dice, house)
         if attackers or surprise:
             note = Note("Nyra orders the fight by Sequence alone; `attackers` and `surprise` change nothing.")
             return Outcome(out.state, (note, *out.events))
@@ -322,19 +327,19 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
     def end_turn(
         self, state: NyraCombat, cid: str, dice: DiceSource, house: HouseRules
     ) -> Outcome[NyraCombat]:
-        return api.end_turn(state, api.EndTurnArgs(cid), dice, house)
+        return turns.end_turn(state, cid, dice, house)
 
     def gm_next(self, state: NyraCombat, dice: DiceSource, house: HouseRules) -> Outcome[NyraCombat]:
         current = state.current
         if not state.begun or current is None:
             raise NotAllowed("The fight has not begun yet; start it with `/encounter begin`.")
         if state.turn_started:
-            return api.end_turn(state, api.EndTurnArgs(current.id, by_gm=True), dice, house)
+            return turns.end_turn(state, current.id, dice, house, reason="gm")
         if all(c.dead for c in state.combatants):
             raise NotAllowed("Every combatant is dead; heal one (`/gm heal`) to go on.")
         if current.dead:
             return turns.finish_turn(state, "dead", dice, house)
-        return api.start_turn(state, None, dice, house)
+        return turns.start_turn(state, dice, house)
 
     # -- GM tools ------------------------------------------------------------------------------------
     def damage_locations(self, state: NyraCombat, cid: str) -> tuple[str, ...]:
@@ -350,7 +355,7 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         house: HouseRules,
     ) -> Outcome[NyraCombat]:
         """Damage straight to ``location``, or to a location rolled on the target's die when none is given."""
-        return api.gm_damage(state, api.GmDamageArgs(cid, amount, location), dice, house)
+        return other_actions.gm_damage(state, other_actions.GmDamageArgs(cid, amount, location), dice, house)
 
     def gm_heal(
         self, state: NyraCombat, cid: str, amount: int, dice: DiceSource, house: HouseRules
@@ -364,10 +369,10 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
             hurt,
             key=lambda loc: (_SEVERITY.index(target.wound(loc)), target.damage_at(loc), -hurt.index(loc)),
         )
-        return api.gm_heal(state, api.GmHealArgs(target.id, amount, worst), dice, house)
+        return other_actions.gm_heal(state, other_actions.GmHealArgs(target.id, amount, worst), dice, house)
 
     def gm_fields(self) -> tuple[str, ...]:
-        return api.gm_fields()
+        return other_actions.GM_FIELDS
 
     def gm_set(
         self,
@@ -378,7 +383,7 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         house: HouseRules,
         dice: DiceSource | None = None,
     ) -> Outcome[NyraCombat]:
-        """``api.gm_set``. A new Sequence that ties another combatant needs a roll-off die: pass ``dice``,
+        """``other_actions.gm_set``. A new Sequence that ties another combatant needs a roll-off die: pass ``dice``,
         or it is refused."""
         source = (
             dice
@@ -387,7 +392,7 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
                 "A Sequence that ties another combatant of the same AGI", "Choose a Sequence nobody else has."
             )
         )
-        return api.gm_set(state, api.GmSetArgs(cid, field, text), source, house)
+        return other_actions.gm_set(state, other_actions.GmSetArgs(cid, field, text), source, house)
 
     def conditions(self) -> tuple[str, ...]:
         return CONDITIONS
@@ -482,6 +487,6 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         )
 
 
-SYSTEM = NyraSystem()
+SYSTEM: System[NyraCombat, NyraSheet, HouseRules] = NyraSystem()
 
 __all__ = ["CONDITIONS", "SYSTEM", "NyraSystem"]

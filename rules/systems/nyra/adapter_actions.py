@@ -1,4 +1,4 @@
-"""Nyra behind ``rules.encounter.Actions`` (`/attack`, `/defend`, `/move` and the kinds Nyra lacks).
+"""Nyra behind the actions of ``rules.encounter.System`` (`/attack`, `/defend`, `/move` and the kinds Nyra lacks).
 
 ``NyraActions`` is a mixin of ``NyraSystem``: it translates an ``Action`` into the Nyra core (``strike``,
 ``set_stance``, ``actions.other_action``) and checks up front what the core would only refuse later or less
@@ -30,7 +30,6 @@ from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, NotFound, RulesError
 from rules.events import Note, Outcome
 from rules.systems.nyra import actions as other_actions
-from rules.systems.nyra import api
 from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.state import STANCES, NyraCombat, NyraCombatant
@@ -96,7 +95,7 @@ def _aim(target: NyraCombatant, text: str | None) -> str | None:
 
 
 class NyraActions:
-    """``rules.encounter.Actions`` for Nyra; mixed into ``NyraSystem``."""
+    """The actions of ``rules.encounter.System`` for Nyra; mixed into ``NyraSystem``."""
 
     # -- act -----------------------------------------------------------------------------------------
     def act(self, state: NyraCombat, action: Action, dice: DiceSource, house: HouseRules) -> Outcome[Any]:
@@ -131,7 +130,7 @@ class NyraActions:
             aim=aimed_at,
             bonus=action.bonus,
         )
-        out = api.strike(state, args, dice, house)
+        out = strikes.strike(state, args, dice, house)
         if action.grip:
             note = Note("Nyra has no one- or two-handed grips; `grip` changes nothing.")
             return Outcome(out.state, (note, *out.events))
@@ -143,7 +142,7 @@ class NyraActions:
         combatant = state.get(action.actor)
         if action.stance is None or not action.stance.strip():
             raise InvalidInput(f"Choose a stance for {combatant.name}: dodge, defense or auto.")
-        return api.set_stance(state, api.StanceArgs(combatant.id, action.stance), dice, house)
+        return strikes.set_stance(state, combatant.id, action.stance, dice, house)
 
     def _move(
         self, state: NyraCombat, action: Action, dice: DiceSource, house: HouseRules
@@ -155,7 +154,7 @@ class NyraActions:
                 raise InvalidInput(f"A move's distance must be 0..{MAX_DISTANCE}.")
             label = f"move {action.distance}"
         cost = 0 if action.cost is None else action.cost
-        return api.move(state, other_actions.ActionArgs(actor.id, cost, label), dice, house)
+        return other_actions.other_action(state, other_actions.ActionArgs(actor.id, cost, label), dice, house)
 
     # -- choices -------------------------------------------------------------------------------------
     def choices(self, state: NyraCombat, actor: str | None, option: str, action: Action) -> tuple[str, ...]:

@@ -40,6 +40,10 @@ def load_creatures() -> dict[str, NyraSheet]:
     return parse_creatures(read_toml("creatures.toml"))
 
 
+def creature_names() -> tuple[str, ...]:
+    return tuple(load_creatures())
+
+
 def creature(name: str) -> NyraSheet:
     """A template by name (case-insensitive)."""
     key = (name or "").strip().lower()

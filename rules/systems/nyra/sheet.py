@@ -21,7 +21,8 @@ from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotFound, ValidationError
 from rules.events import Outcome
 from rules.systems.nyra.armour import ArmourPiece, armour_at, parse_armour
-from rules.systems.nyra.events import SequenceRolled
+from rules.systems.nyra.checks import Difficulty, roll_check
+from rules.systems.nyra.events import CheckMade, SequenceRolled
 from rules.systems.nyra.locations import HEALTH_LEVELS, LocationHealth, LocationTable, location_health
 from rules.systems.nyra.tables import HUMANOID, load_tables
 from rules.systems.nyra.validation import Problems, join
@@ -291,6 +292,28 @@ def roll_sequence(sheet: NyraSheet, dice: DiceSource, *, force: bool = False) ->
         dataclasses.replace(sheet, sequence=die.value),
         (SequenceRolled(sheet.name, die.value, (die,)),),
     )
+
+
+# --- /check ---------------------------------------------------------------------------------------------
+MAX_CHECK_BONUS = 20
+
+
+def check(sheet: NyraSheet, stat: str, difficulty: str, bonus: int, dice: DiceSource) -> Outcome[NyraSheet]:
+    """A d10 check against a skill (or a stat) at a difficulty; the sheet comes back unchanged."""
+    if not -MAX_CHECK_BONUS <= bonus <= MAX_CHECK_BONUS:
+        raise InvalidInput(f"A check bonus must be between -{MAX_CHECK_BONUS} and +{MAX_CHECK_BONUS}.")
+    level = Difficulty.parse(difficulty)
+    name = (stat or "").strip()
+    if name.upper() in STATS and name.upper() in sheet.stats:
+        label, value = name.upper(), sheet.stats[name.upper()]
+    else:
+        found = sheet.skill(name)
+        if found is None:
+            known = ", ".join([*sheet.stats, *sheet.skills])
+            raise InvalidInput(f"{sheet.name} has no stat or skill `{name}`. Known: {known}.")
+        label, value = next(k for k in sheet.skills if k.lower() == " ".join(name.split()).lower()), found
+    result = roll_check(label, value, level, dice, bonus=bonus, label=f"{sheet.name} {label}")
+    return Outcome(sheet, (CheckMade(sheet.name, result, result.dice),))
 
 
 # --- /character set --------------------------------------------------------------------------------------

@@ -239,4 +239,12 @@ def load_tables() -> NyraTables:
     )
 
 
+def weapon_names() -> tuple[str, ...]:
+    return tuple(load_tables().weapons)
+
+
+def armour_names() -> tuple[str, ...]:
+    return tuple(load_tables().armour)
+
+
 HUMANOID = "humanoid"

@@ -8,7 +8,7 @@ from rules.dice import ScriptedDice
 from rules.encounter import GrappleView, HealPoolView, System
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note
-from rules.systems.d6 import api
+from rules.systems.d6 import turn as turns
 from rules.systems.d6.adapter import SYSTEM
 from rules.systems.d6.events import (
     DamageApplied,
@@ -138,8 +138,8 @@ def test_gm_next_ends_whoever_holds_the_turn():
 
 def test_an_unlocked_plan_is_dropped_at_the_end_of_the_turn():
     state = seed_fight().state
-    state = api.declare(state, "P", PlannedAction("attack", target="B1")).state
-    state = api.declare(state, "P", PlannedAction("defend", stance="parry")).state
+    state = turns.declare(state, "P", PlannedAction("attack", target="B1")).state
+    state = turns.declare(state, "P", PlannedAction("defend", stance="parry")).state
     assert "plan: attack B1, parry (−1D each)" in SYSTEM.tracker(state).notes
     out = call(SYSTEM.end_turn, state, "P")
     assert any(isinstance(e, Note) and "never locked in" in e.text for e in out.events)

@@ -1,10 +1,10 @@
-"""The D6 action commands through ``SYSTEM`` (rules.encounter.Actions), with exact scripted dice: every script
+"""The D6 action commands through ``SYSTEM`` (the actions of rules.encounter.System), with exact scripted dice: every script
 is used up (ScriptedDice fails on a missing or a leftover die)."""
 
 import pytest
 
 from rules.dice import ScriptedDice
-from rules.encounter import Action, Actions, GrappleView, HealPoolView
+from rules.encounter import Action, GrappleView, HealPoolView, System
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note
 from rules.systems.d6.adapter import SYSTEM
@@ -90,7 +90,7 @@ def bandit(name="Bandit"):
 
 
 def test_d6_implements_the_actions_protocol():
-    assert isinstance(SYSTEM, Actions)
+    assert isinstance(SYSTEM, System)
 
 
 # --- attack -------------------------------------------------------------------------------------------

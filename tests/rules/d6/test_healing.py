@@ -4,8 +4,8 @@ import pytest
 
 from rules.dice import ScriptedDice
 from rules.errors import NotAllowed
-from rules.systems.d6.api import add_combatant, gm_damage, new_instance
 from rules.systems.d6.events import HealApplied, HealPoolChanged, HealRolled, Stabilised
+from rules.systems.d6.gm import add_combatant, gm_damage, new_instance
 from rules.systems.d6.heal_pool import pool_capacity
 from rules.systems.d6.healing import heal, heal_dice
 from rules.systems.d6.state import D6State, HealPool, LastGasp

@@ -1,8 +1,8 @@
 import dataclasses
 
 from rules.dice import ScriptedDice
-from rules.systems.d6.api import begin
 from rules.systems.d6.events import InitiativeOrder, InitiativeRolled, InitiativeTie
+from rules.systems.d6.gm import begin
 from rules.systems.d6.initiative import roll_initiative
 from rules.systems.d6.turn import end_turn, reroll_initiative
 

@@ -2,8 +2,8 @@ import pytest
 
 from rules.dice import ScriptedDice
 from rules.errors import NotAllowed
-from rules.systems.d6.api import gm_damage, gm_heal
 from rules.systems.d6.events import DeathSave, Died, LastGaspEntered, LastGaspLeft, OutOfFight
+from rules.systems.d6.gm import gm_damage, gm_heal
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.last_gasp import death_save, death_save_band
 from rules.systems.d6.save import save_against

@@ -92,7 +92,7 @@ def test_stealth_is_impossible_in_melee_or_a_grapple():
 
 
 def test_gm_conditions():
-    from rules.systems.d6.api import gm_condition
+    from rules.systems.d6.gm import gm_condition
     from rules.systems.d6.save import save_against
 
     s = state_of(fighter("a"), fighter("x", "foes"), fighter("y", "foes"))

@@ -2,7 +2,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import RandomDice, ScriptedDice
-from rules.systems.d6.api import pool_roll
+from rules.systems.d6.checks import pool_roll
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.pool import DieCode, roll_pool
 

@@ -11,7 +11,10 @@ from hypothesis import strategies as st
 from rules.dice import RandomDice
 from rules.errors import RulesError
 from rules.events import Outcome
-from rules.systems.d6 import api
+from rules.systems.d6 import attack as attacks
+from rules.systems.d6 import gm
+from rules.systems.d6 import grapple as grapples
+from rules.systems.d6 import turn as turns
 from rules.systems.d6.events import DamageApplied, HealApplied
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_initiative
@@ -43,7 +46,7 @@ def encounter(seed: int) -> D6State:
             armour_ar=rng.roll(6).value - 1,
             weapons=fighter("x").sheet.weapons,
         )
-        s = api.add_combatant(s, cid, sh, side="party" if pc else "foes", distance=i, is_pc=pc).state
+        s = gm.add_combatant(s, cid, sh, side="party" if pc else "foes", distance=i, is_pc=pc).state
     return s
 
 
@@ -74,19 +77,21 @@ ops = st.lists(
 def step(s: D6State, op: int, target: str, n: int, dice, house) -> Outcome[D6State]:
     who = s.current or IDS[0]
     if op <= 2:
-        return api.declare(s, who, ACTIONS[n % len(ACTIONS)](target, n))
+        return turns.declare(s, who, ACTIONS[n % len(ACTIONS)](target, n))
     if op == 3:
-        return api.lock_in(s, who, dice, house)
+        return turns.lock_in(s, who, dice, house)
     if op == 4:
-        return api.end_turn(s, who, dice)
+        return turns.end_turn(s, who, dice)
     if op == 5:
-        return api.gm_damage(s, target, n % 15, house)
+        return gm.gm_damage(s, target, n % 15, house)
     if op == 6:
-        return api.gm_heal(s, target, n % 10)
+        return gm.gm_heal(s, target, n % 10)
     if op == 7:
-        return api.attack(s, IDS[n % len(IDS)], target, dice, house, called=n % 3 == 0, backstab=n % 5 == 0)
+        return attacks.attack(
+            s, IDS[n % len(IDS)], target, dice, house, called=n % 3 == 0, backstab=n % 5 == 0
+        )
     if op == 8:
-        return api.grapple(
+        return grapples.grapple_action(
             s,
             ("start", "contest", "throw", "pin", "takedown", "release")[n % 6],
             IDS[n % len(IDS)],
@@ -95,7 +100,7 @@ def step(s: D6State, op: int, target: str, n: int, dice, house) -> Outcome[D6Sta
             house,
             storeys=n % 3,
         )
-    return api.new_instance(s)
+    return gm.new_instance(s)
 
 
 @settings(derandomize=True, max_examples=80, deadline=None)
@@ -107,7 +112,7 @@ def test_random_operation_sequences_keep_every_invariant(seed, ops, npc_gasp, ex
         npc_last_gasp=npc_gasp, explode=explode, wild_one="drop" if seed % 2 else "complication"
     )
     dice = RandomDice(seed)
-    s = api.begin(encounter(seed), dice, house, attackers="foes", surprise=seed % 11).state
+    s = gm.begin(encounter(seed), dice, house, attackers="foes", surprise=seed % 11).state
     for op, t, n in ops:
         before = s
         snapshot = before.to_dict()
@@ -163,7 +168,7 @@ def test_heal_pool_never_negative_under_downs_and_ups(seed, hp, amounts):
         target = IDS[i % 3]
         if s.get(target).status == "dead":
             continue
-        s = (api.gm_damage if i % 2 == 0 else lambda st_, t, a, h: api.gm_heal(st_, t, a))(
+        s = (gm.gm_damage if i % 2 == 0 else lambda st_, t, a, h: gm.gm_heal(st_, t, a))(
             s, target, amount, house
         ).state
         assert s.heal_pool.remaining >= 0

@@ -3,12 +3,12 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.errors import NotAllowed
 from rules.events import Note
-from rules.systems.d6.api import act
 from rules.systems.d6.events import ActionDeclared, AttackRolled, Rolled, TurnLocked
 from rules.systems.d6.pool import DieCode
 from rules.systems.d6.sheet import Weapon
 from rules.systems.d6.state import LastGasp, PlannedAction
 from rules.systems.d6.turn import declare, lock_in, multi_action_penalty
+from rules.systems.d6.turn import declare_and_lock as act
 
 from .helpers import HOUSE, fighter, in_turn, only, state_of
 

@@ -7,7 +7,7 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.encounter import System
 from rules.errors import InvalidInput, NotAllowed, NotFound
-from rules.systems.kaernest import api, clock
+from rules.systems.kaernest import clock, timeline
 from rules.systems.kaernest.adapter import SYSTEM
 from rules.systems.registry import get_system
 
@@ -134,7 +134,7 @@ def test_ending_a_turn_out_of_turn_is_refused():
 def test_a_declared_attack_shows_as_pending_and_lands_on_gm_next():
     state = begun().state
     with ScriptedDice([]) as dice:
-        state = api.declare_attack(state, "a", "n", dice, HOUSE).state  # Sword, Short: speed 5
+        state = timeline.declare_attack(state, "a", "n", dice, HOUSE).state  # Sword, Short: speed 5
     ada = row(state, "a")
     assert ada.pending == "attack on Bandit 1, lands 1:12"
     assert ada.next_segment == "1:12"
@@ -210,7 +210,7 @@ def test_gm_set_fields_change_the_timeline_and_the_sheet():
 def test_segment_set_moves_an_action_under_way():
     state = begun().state
     with ScriptedDice([]) as dice:
-        state = api.declare_attack(state, "a", "n", dice, HOUSE).state
+        state = timeline.declare_attack(state, "a", "n", dice, HOUSE).state
     moved = K.gm_set(state, "a", "segment", "14", HOUSE).state
     assert row(moved, "a").pending == "attack on Bandit 1, lands 1:14"
     assert moved.get("a").pending.speed == 3

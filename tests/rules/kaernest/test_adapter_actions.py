@@ -1,9 +1,9 @@
-"""Kaernest actions through the system-agnostic adapter (rules.encounter.Actions), scripted dice throughout."""
+"""Kaernest actions through the system-agnostic adapter (the actions of rules.encounter.System), scripted dice throughout."""
 
 import pytest
 
 from rules.dice import ScriptedDice
-from rules.encounter import Action, Actions
+from rules.encounter import Action, System
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.systems.kaernest.adapter import SYSTEM
 from rules.systems.kaernest.adapter_actions import CALLED_SHOT_LOCATIONS
@@ -50,7 +50,7 @@ def row(state, cid):
 
 
 def test_the_adapter_implements_the_actions_protocol():
-    assert isinstance(SYSTEM, Actions)
+    assert isinstance(SYSTEM, System)
 
 
 def test_izuki_declares_at_17_and_the_attack_lands_at_8():

@@ -6,8 +6,12 @@ from hypothesis import strategies as st
 
 from rules.dice import RandomDice
 from rules.errors import RulesError
-from rules.systems.kaernest import api, clock
+from rules.systems.kaernest import clock, defense, initiative, timeline
+from rules.systems.kaernest import encounter as roster
+from rules.systems.kaernest import sheet as sheets
+from rules.systems.kaernest import state as states
 from rules.systems.kaernest.house import HouseRules
+from rules.systems.kaernest.state import KaernestState
 from rules.systems.kaernest.tables import weapons
 
 WEAPONS = [w.name for w in weapons()]
@@ -36,11 +40,11 @@ houses = st.builds(
 
 
 def build(specs):
-    state = api.new_state()
+    state = KaernestState()
     for i, spec in enumerate(specs):
         weapon = spec["weapon"]
         skill = next(w.skill for w in weapons() if w.name == weapon)
-        sheet = api.sheet_from_dict(
+        sheet = sheets.from_dict(
             {
                 "name": f"F{i}",
                 **{k: spec[k] for k in ("grace", "muscle", "reflex", "instinct", "health", "luck", "npc")},
@@ -48,14 +52,14 @@ def build(specs):
                 "weapons": [weapon],
             }
         )
-        state = api.add_combatant(state, f"f{i}", sheet, posture=spec["posture"]).state
+        state = roster.add_combatant(state, f"f{i}", sheet, posture=spec["posture"]).state
     return state
 
 
 def check_advance(before, out):
     """No resolution before its declaration; the clock goes exactly to the next due tick; nothing due is
     left behind."""
-    due = api.next_due(before)
+    due = timeline.next_due(before)
     tick = before.tick
     for event in out.events:
         if event.kind == "ClockAdvanced":
@@ -89,44 +93,46 @@ def check_advance(before, out):
 def test_random_encounters(specs, house, seed, choices):
     dice = RandomDice(seed)
     state = build(specs)
-    state = api.roll_initiative(state, dice, house, luck=[f"f{i}" for i in range(len(specs)) if i % 2]).state
+    state = initiative.roll_initiative(
+        state, dice, house, luck=[f"f{i}" for i in range(len(specs)) if i % 2]
+    ).state
     ids = [c.id for c in state.combatants]
     steps = 0
     for choice in choices:
         steps += 1
         actor = ids[choice % len(ids)]
-        current = api.next_due(state)
+        current = timeline.next_due(state)
         if choice % 2 == 0 and current.kind == "declare" and current.tick == state.tick:
             actor = current.combatants[0]  # half the time, the one whose turn it is
         other = ids[(choice // 7) % len(ids)]
         try:
             if choice < 35:
-                state = api.declare_attack(state, actor, other, dice, house, bonus=choice % 5 - 2).state
+                state = timeline.declare_attack(state, actor, other, dice, house, bonus=choice % 5 - 2).state
             elif choice < 45:
-                state = api.declare_action(
+                state = timeline.declare_action(
                     state, actor, choice % 9 + 1, dice, house, defend=choice % 2 == 0
                 ).state
             elif choice < 55:
-                state = api.end_turn(state, actor, dice, house).state
+                state = timeline.wait(state, actor, dice, house).state
             elif choice < 65:
-                state = api.set_posture(state, actor, POSTURES[choice % 4]).state
+                state = defense.set_posture(state, actor, POSTURES[choice % 4]).state
             elif choice < 70:
-                state = api.gm_damage(state, other, choice % 13, house).state
+                state = roster.gm_damage(state, other, choice % 13, house).state
             elif choice < 73:
-                state = api.gm_heal(state, other, choice % 20).state
+                state = roster.gm_heal(state, other, choice % 20).state
             elif choice < 76:
-                state = api.roll_initiative(state, dice, house).state
+                state = initiative.roll_initiative(state, dice, house).state
             else:
-                out = api.advance(state, dice, house)
+                out = timeline.advance(state, dice, house)
                 check_advance(state, out)
                 state = out.state
         except RulesError:
             pass
-        assert api.state_from_dict(api.state_to_dict(state)) == state
+        assert states.from_dict(state.to_dict()) == state
         # Whoever is on turn can always do something legal (waiting), so play never deadlocks.
-        due = api.next_due(state)
+        due = timeline.next_due(state)
         if due.kind == "declare" and due.tick == state.tick:
-            api.end_turn(state, due.combatants[0], dice, house)
+            timeline.wait(state, due.combatants[0], dice, house)
     assert steps == len(choices)
 
 
@@ -137,19 +143,19 @@ def test_a_fight_of_attacks_always_advances_and_ends(specs, seed):
     reaches 20 minutes or everyone down within a bounded number of steps."""
     dice = RandomDice(seed)
     house = HouseRules()
-    state = api.roll_initiative(build(specs), dice, house).state
+    state = initiative.roll_initiative(build(specs), dice, house).state
     ids = [c.id for c in state.combatants]
     last = state.tick
     for _ in range(2000):
-        due = api.next_due(state)
+        due = timeline.next_due(state)
         if due.kind == "idle" or state.minute > 20:
             break
         if due.kind == "declare" and due.tick == state.tick:
             actor = due.combatants[0]
             target = ids[(ids.index(actor) + 1) % len(ids)]
-            state = api.declare_attack(state, actor, target, dice, house).state
+            state = timeline.declare_attack(state, actor, target, dice, house).state
         else:
-            out = api.advance(state, dice, house)
+            out = timeline.advance(state, dice, house)
             check_advance(state, out)
             state = out.state
         assert state.tick >= last

@@ -8,8 +8,10 @@ Two places where the example contradicts its own rules, and the rules text wins 
 """
 
 from rules.dice import ScriptedDice
-from rules.systems.kaernest import api
+from rules.systems.kaernest import encounter as roster
+from rules.systems.kaernest import initiative, timeline
 from rules.systems.kaernest.house import HouseRules
+from rules.systems.kaernest.state import KaernestState
 
 from .helpers import fighter
 
@@ -28,33 +30,33 @@ def test_izuki_andretti_mico():
         weapons=("Club (Common)",),
     )
     mico = fighter("Mico", grace=6, reflex=6, instinct=4, skills={"Swords": 5}, weapons=("Sword, Short",))
-    state = api.new_state()
+    state = KaernestState()
     for cid, sheet in (("izuki", izuki), ("andretti", andretti), ("mico", mico)):
-        state = api.add_combatant(state, cid, sheet).state
+        state = roster.add_combatant(state, cid, sheet).state
     with ScriptedDice([10, 9, 8]) as dice:  # drawn in the order they entered
-        state = api.roll_initiative(state, dice, HOUSE).state
+        state = initiative.roll_initiative(state, dice, HOUSE).state
     # "Izuki will go first, followed by Andretti and then finally Mico."
     assert [state.get(c).initiative for c in ("izuki", "andretti", "mico")] == [17, 14, 12]
 
-    state = api.advance(state, ScriptedDice([]), HOUSE).state
-    assert (state.segment, api.next_due(state).combatants) == (17, ("izuki",))
+    state = timeline.advance(state, ScriptedDice([]), HOUSE).state
+    assert (state.segment, timeline.next_due(state).combatants) == (17, ("izuki",))
     # "The speed of his weapon is 9, so his action will actually occur in segment 8."
-    out = api.declare_attack(
+    out = timeline.declare_attack(
         state, "izuki", "andretti", ScriptedDice([]), HOUSE, weapon="Sword, Bastard", grip="1h"
     )
     assert (out.events[-1].speed, out.events[-1].lands_segment) == (9, 8)
-    state = api.advance(out.state, ScriptedDice([]), HOUSE).state
+    state = timeline.advance(out.state, ScriptedDice([]), HOUSE).state
     # "Andretti goes next. He attacks Izuki with his club." (speed 6: lands at 8 as well)
     assert state.segment == 14
-    out = api.declare_attack(state, "andretti", "izuki", ScriptedDice([]), HOUSE)
+    out = timeline.declare_attack(state, "andretti", "izuki", ScriptedDice([]), HOUSE)
     assert out.events[-1].lands_segment == 8
-    state = api.advance(out.state, ScriptedDice([]), HOUSE).state
+    state = timeline.advance(out.state, ScriptedDice([]), HOUSE).state
     assert state.segment == 12
-    state = api.declare_attack(state, "mico", "izuki", ScriptedDice([]), HOUSE).state
+    state = timeline.declare_attack(state, "mico", "izuki", ScriptedDice([]), HOUSE).state
 
     # At 8 both land; Izuki (17) resolves before Andretti (14). Izuki rolls 7; Andretti rolls the seed's 10.
     with ScriptedDice([3, 4, 4, 6]) as dice:
-        out = api.advance(state, dice, HOUSE)
+        out = timeline.advance(state, dice, HOUSE)
     attacks = [e for e in out.events if e.kind == "AttackResolved"]
     assert [a.attacker for a in attacks] == ["izuki", "andretti"]
     andretti_attack = attacks[1]
@@ -67,6 +69,6 @@ def test_izuki_andretti_mico():
     assert andretti_attack.target == 8  # not the seed's 13
     assert (andretti_attack.total, andretti_attack.hit) == (10, False)
     # Both declare again at 8, Izuki first; Mico's blow (speed 5 from 12) lands at 7.
-    due = api.next_due(out.state)
+    due = timeline.next_due(out.state)
     assert (due.kind, due.segment, due.combatants) == ("declare", 8, ("izuki", "andretti"))
     assert out.state.get("mico").pending.lands_tick == 23

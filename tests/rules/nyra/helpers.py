@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from rules.dice import ScriptedDice
-from rules.systems.nyra import api
+from rules.systems.nyra import sequence
 from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.sheet import NyraSheet, validate_sheet
-from rules.systems.nyra.state import NyraCombat
+from rules.systems.nyra.state import NyraCombat, NyraCombatant
 
 HOUSE = HouseRules()
 
@@ -34,12 +34,12 @@ def duelist_2() -> NyraSheet:
 
 def combat(*sheets: NyraSheet, script=(), house: HouseRules = HOUSE, ids=None) -> NyraCombat:
     """Add the sheets in order (ids c0, c1, … unless given) and begin, with the scripted begin dice."""
-    state = api.new_combat()
+    state = NyraCombat()
     ids = ids or [f"c{i}" for i in range(len(sheets))]
     with ScriptedDice(script) as dice:
         for cid, s in zip(ids, sheets, strict=True):
-            state = api.add_combatant(state, api.AddArgs(cid, s), dice, house).state
-        return api.begin(state, None, dice, house).state
+            state = sequence.add_combatant(state, NyraCombatant.from_sheet(cid, s), dice, house).state
+        return sequence.begin(state, dice, house).state
 
 
 def duel(house: HouseRules = HOUSE) -> NyraCombat:
@@ -48,8 +48,11 @@ def duel(house: HouseRules = HOUSE) -> NyraCombat:
 
 
 def run(op, state, args, script, house: HouseRules = HOUSE):
-    """Run an operation with exactly ``script`` dice (leftovers fail)."""
+    """Run ``op(state, args, dice, house)`` with exactly ``script`` dice (leftovers fail); a tuple ``args``
+    is spread (``set_stance(state, actor, stance, dice, house)``)."""
     with ScriptedDice(script) as dice:
+        if isinstance(args, tuple):
+            return op(state, *args, dice, house)
         return op(state, args, dice, house)
 
 

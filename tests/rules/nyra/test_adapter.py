@@ -7,7 +7,7 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.encounter import LocationView, System
 from rules.errors import InvalidInput, NotAllowed, NotFound, ValidationError
-from rules.systems.nyra import api
+from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.adapter import SYSTEM
 from rules.systems.nyra.state import NyraCombatant
 from rules.systems.registry import get_system
@@ -366,7 +366,7 @@ def test_a_defense_that_ends_the_volley_is_noted_while_the_turn_goes_on():
     state = duel()
     assert "volley ended by a Defense" not in SYSTEM.tracker(state).notes
     with ScriptedDice([(10, 5), (10, 1)]) as dice:  # attack margin 2; Duelist 2's Defense a critical 1
-        out = api.strike(state, api.StrikeArgs("d1", "d2", "C"), dice, house)
+        out = strikes.strike(state, strikes.StrikeArgs("d1", "d2", "C"), dice, house)
     assert "VolleyEnded" in kinds(out) and SYSTEM.turn(out.state).actors == ("d1",)
     assert "volley ended by a Defense" in SYSTEM.tracker(out.state).notes
 

@@ -1,10 +1,10 @@
-"""Nyra's action commands through ``SYSTEM`` only (``rules.encounter.Actions``), as the Discord layer calls
+"""Nyra's action commands through ``SYSTEM`` only (the actions of ``rules.encounter.System``), as the Discord layer calls
 them, with exact scripted dice (a missing or a leftover die fails the test)."""
 
 import pytest
 
 from rules.dice import ScriptedDice
-from rules.encounter import ACTION_KINDS, Action, Actions
+from rules.encounter import ACTION_KINDS, Action, System
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.systems.nyra.adapter import SYSTEM
 
@@ -68,7 +68,7 @@ def after_wild_cleave():
 
 # --- protocol -------------------------------------------------------------------------------------------
 def test_the_nyra_system_implements_the_actions_protocol():
-    assert isinstance(SYSTEM, Actions)
+    assert isinstance(SYSTEM, System)
 
 
 def test_defend_out_of_turn_sets_the_standing_stance():

@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from rules.errors import InvalidInput, NotAllowed
-from rules.systems.nyra import api
+from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.damage import damage_modifiers
 from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.tables import load_tables
@@ -23,7 +23,9 @@ def test_claymore_example_7_and_10_plus_str_3_is_20_on_an_unarmoured_foe():
     user = sheet("User", STR=7, AGI=6, CON=7, skills={"Swords": 7}, weapons=["Claymore"], sequence=9)
     foe = sheet("Enemy", STR=6, AGI=6, CON=6, skills={}, sequence=1)
     # no Dodge/Defense: no reaction die. Location d6 4 = Right Arm by the table (the passage's "left" loses).
-    out = run(api.strike, _fight(user, foe), api.StrikeArgs("a", "b", "C"), [3, (6, 4), (10, 7), (10, 10)])
+    out = run(
+        strikes.strike, _fight(user, foe), strikes.StrikeArgs("a", "b", "C"), [3, (6, 4), (10, 7), (10, 10)]
+    )
     assert first(out, "ContestRolled").reaction is None
     assert first(out, "LocationRolled").location == "Right Arm"
     damage = first(out, "DamageRolled")
@@ -39,7 +41,10 @@ def test_carnifex_effective_damage_formula():
     # [Base Weapon Damage] + 2×[Primary Mod] + ½[Base Rolled] + ½[Weapon Skill]
     foe = sheet("Foe", skills={}, sequence=1)
     out = run(
-        api.strike, _fight(_carnifex_user(), foe), api.StrikeArgs("a", "b", "S", aim="Chest"), [4, 5, 6, 8]
+        strikes.strike,
+        _fight(_carnifex_user(), foe),
+        strikes.StrikeArgs("a", "b", "S", aim="Chest"),
+        [4, 5, 6, 8],
     )
     damage = first(out, "DamageRolled")
     assert damage.weapon_damage == "3d10+15"
@@ -71,7 +76,11 @@ def _crit_strike(house, script):
     user = sheet("A", skills={"Swords": 7}, sequence=9)
     foe = sheet("B", skills={}, sequence=1)
     return run(
-        api.strike, _fight(user, foe, house), api.StrikeArgs("a", "b", "C", aim="Chest"), script, house
+        strikes.strike,
+        _fight(user, foe, house),
+        strikes.StrikeArgs("a", "b", "C", aim="Chest"),
+        script,
+        house,
     )
 
 
@@ -97,7 +106,7 @@ def test_affinity_makes_a_two_critical():
     weapon = dataclasses.replace(load_tables().weapon("Short Sword"), traits=("Affinity",))
     user = dataclasses.replace(sheet("A", sequence=9), weapons=(weapon,))
     foe = sheet("B", skills={}, sequence=1)
-    out = run(api.strike, _fight(user, foe), api.StrikeArgs("a", "b", "C", aim="Chest"), [2, 1, 1, 1])
+    out = run(strikes.strike, _fight(user, foe), strikes.StrikeArgs("a", "b", "C", aim="Chest"), [2, 1, 1, 1])
     assert first(out, "ContestRolled").attack.critical_range == 2
     assert first(out, "DamageRolled").critical_bonus == 3
 
@@ -105,7 +114,7 @@ def test_affinity_makes_a_two_critical():
 def test_armour_subtracts_per_type_and_never_below_zero():
     user = sheet("A", STR=1, sequence=9)
     foe = sheet("B", skills={}, sequence=1, armour=["Chain Hauberk", "Leather Jerkin"])
-    out = run(api.strike, _fight(user, foe), api.StrikeArgs("a", "b", "S", aim="Chest"), [3, 1, 1])
+    out = run(strikes.strike, _fight(user, foe), strikes.StrikeArgs("a", "b", "S", aim="Chest"), [3, 1, 1])
     damage = first(out, "DamageRolled")
     assert damage.armour == (("Chain Hauberk", 5), ("Leather Jerkin", 2))
     assert damage.gross == 3 and damage.dealt == 0
@@ -116,21 +125,21 @@ def test_not_available_type_is_refused_naming_the_available_ones():
     user = sheet("A", sequence=9)
     state = _fight(user, sheet("B", sequence=1))
     with pytest.raises(NotAllowed, match=r"P \(Piercing\), S \(Slashing\), C \(Cleaving\)"):
-        run(api.strike, state, api.StrikeArgs("a", "b", "B"), [])
+        run(strikes.strike, state, strikes.StrikeArgs("a", "b", "B"), [])
     with pytest.raises(InvalidInput, match="not a damage type"):
-        run(api.strike, state, api.StrikeArgs("a", "b", "laser"), [])
+        run(strikes.strike, state, strikes.StrikeArgs("a", "b", "laser"), [])
 
 
 def test_unknown_aimed_location_is_refused():
     state = _fight(sheet("A", sequence=9), sheet("B", sequence=1))
     with pytest.raises(Exception, match="Left Arm"):
-        run(api.strike, state, api.StrikeArgs("a", "b", "C", aim="tail"), [])
+        run(strikes.strike, state, strikes.StrikeArgs("a", "b", "C", aim="tail"), [])
 
 
 def test_natural_ten_misses_and_costs_durability_when_tracked():
     house = HouseRules(track_durability=True)
     state = _fight(sheet("A", sequence=9), sheet("B", skills={"Dodge": 5}, sequence=1), house)
-    out = run(api.strike, state, api.StrikeArgs("a", "b", "C"), [10], house)
+    out = run(strikes.strike, state, strikes.StrikeArgs("a", "b", "C"), [10], house)
     assert first(out, "StrikeResolved").result == "miss"
     fumble = first(out, "WeaponFumbled")
     assert (fumble.tracked, fumble.durability_before, fumble.durability_after, fumble.penalty_due) == (
@@ -145,7 +154,7 @@ def test_natural_ten_misses_and_costs_durability_when_tracked():
 
 def test_natural_ten_untracked_only_tells_the_gm():
     state = _fight(sheet("A", sequence=9), sheet("B", sequence=1))
-    out = run(api.strike, state, api.StrikeArgs("a", "b", "C"), [10])
+    out = run(strikes.strike, state, strikes.StrikeArgs("a", "b", "C"), [10])
     fumble = first(out, "WeaponFumbled")
     assert not fumble.tracked and fumble.loss == 0 and fumble.penalty_due
     assert out.state.get("a").durability == state.get("a").durability

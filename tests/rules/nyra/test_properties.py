@@ -6,10 +6,14 @@ from hypothesis import strategies as st
 
 from rules.dice import Die, RandomDice
 from rules.errors import RulesError
-from rules.systems.nyra import api
+from rules.systems.nyra import actions as other_actions
+from rules.systems.nyra import sequence, turns
+from rules.systems.nyra import sheet as sheets
+from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.checks import Difficulty, contest, resolve_check
 from rules.systems.nyra.creatures import creature
 from rules.systems.nyra.house import HouseRules
+from rules.systems.nyra.state import NyraCombat, NyraCombatant
 
 FAST = settings(derandomize=True, max_examples=200, deadline=None)
 QUICK = settings(derandomize=True, max_examples=60, deadline=None)
@@ -77,31 +81,31 @@ def _apply(state, op, dice, house, counter):
         weapon = state.get(a).sheet.weapons[0]
         types = [x.value for x in weapon.available_types]
         damage_type = types[type_code % len(types)] if type_code < 6 else "PSCBx"[type_code % 5]
-        return api.strike(state, api.StrikeArgs(a, t, damage_type, aim=aim), dice, house)
+        return strikes.strike(state, strikes.StrikeArgs(a, t, damage_type, aim=aim), dice, house)
     if kind == "move":
-        return api.move(state, api.ActionArgs(a, number), dice, house)
+        return other_actions.other_action(state, other_actions.ActionArgs(a, number), dice, house)
     if kind == "end":
-        return api.end_turn(state, api.EndTurnArgs(a), dice, house)
+        return turns.end_turn(state, a, dice, house)
     if kind == "stance":
-        return api.set_stance(
-            state, api.StanceArgs(a, ["dodge", "defense", "auto", "parry"][number % 4]), dice, house
-        )
+        return strikes.set_stance(state, a, ["dodge", "defense", "auto", "parry"][number % 4], dice, house)
     if kind == "gm_damage":
-        return api.gm_damage(state, api.GmDamageArgs(t, number * 3, aim), dice, house)
+        return other_actions.gm_damage(state, other_actions.GmDamageArgs(t, number * 3, aim), dice, house)
     if kind == "start":
-        return api.start_turn(state, None, dice, house)
+        return turns.start_turn(state, dice, house)
     sheet = creature(TEMPLATES[number % len(TEMPLATES)])
-    return api.add_combatant(state, api.AddArgs(f"n{counter}", sheet), dice, house)
+    return sequence.add_combatant(state, NyraCombatant.from_sheet(f"n{counter}", sheet), dice, house)
 
 
 @FAST
 @given(seed=st.integers(0, 2**32), house=houses, ops=operations)
 def test_random_play_keeps_the_invariants(seed, house, ops):
     dice = RandomDice(seed)
-    state = api.new_combat()
+    state = NyraCombat()
     for i, name in enumerate(["Duelist", "Wolf", "Sellsword"]):
-        state = api.add_combatant(state, api.AddArgs(f"c{i}", creature(name)), dice, house).state
-    state = api.begin(state, None, dice, house).state
+        state = sequence.add_combatant(
+            state, NyraCombatant.from_sheet(f"c{i}", creature(name)), dice, house
+        ).state
+    state = sequence.begin(state, dice, house).state
     for counter, op in enumerate(ops):
         before = state
         snapshot = state.to_dict()
@@ -176,6 +180,6 @@ def test_any_imported_sheet_is_either_valid_or_a_validation_error(raw):
 @given(field=st.text(max_size=20), value=st.text(max_size=8))
 def test_set_field_raises_nothing_but_rules_errors(field, value):
     try:
-        api.set_field(creature("Duelist"), field, value)
+        sheets.set_field(creature("Duelist"), field, value)
     except RulesError:
         pass

@@ -1,7 +1,9 @@
 """Order by Sequence, AGI, then a kept d10 roll-off (RULES.md §1 "Order")."""
 
 from rules.dice import ScriptedDice
-from rules.systems.nyra import api
+from rules.systems.nyra import sequence, turns
+from rules.systems.nyra import sheet as sheets
+from rules.systems.nyra.state import NyraCombat, NyraCombatant
 
 from .helpers import HOUSE, combat, first, run, sheet
 
@@ -19,17 +21,17 @@ def test_full_tie_rolls_off_once_and_keeps_the_rolls():
     assert state.order == ("c1", "c0")
     assert (state.get("c0").rolloff, state.get("c1").rolloff) == ((4, 2), (4, 9))
     # Kept for the whole combat: a new phase draws nothing.
-    state = run(api.end_turn, state, api.EndTurnArgs("c1"), [])
-    state = run(api.end_turn, state.state, api.EndTurnArgs("c0"), [])
+    state = run(turns.end_turn, state, "c1", [])
+    state = run(turns.end_turn, state.state, "c0", [])
     assert state.state.phase == 2 and state.state.current_id == "c1"
 
 
 def test_missing_sequences_are_rolled_in_entry_order_before_rolloffs():
-    state = api.new_combat()
+    state = NyraCombat()
     with ScriptedDice([(10, 6), (10, 6), (10, 3), (10, 8)]) as dice:
         for cid, s in (("x", sheet("X")), ("y", sheet("Y"))):
-            state = api.add_combatant(state, api.AddArgs(cid, s), dice, HOUSE).state
-        out = api.begin(state, None, dice, HOUSE)
+            state = sequence.add_combatant(state, NyraCombatant.from_sheet(cid, s), dice, HOUSE).state
+        out = sequence.begin(state, dice, HOUSE)
     assert [e.kind for e in out.events][:3] == ["SequenceRolled", "SequenceRolled", "OrderSet"]
     assert out.state.order == ("y", "x")
     assert [d.value for d in first(out, "OrderSet").dice] == [3, 8]
@@ -37,17 +39,24 @@ def test_missing_sequences_are_rolled_in_entry_order_before_rolloffs():
 
 def test_roll_sequence_on_a_sheet_is_explicit():
     s = sheet("S")
-    out = run(lambda st, args, dice, house: api.roll_sequence(st, dice), s, None, [(10, 7)])
+    out = run(lambda st, args, dice, house: sheets.roll_sequence(st, dice), s, None, [(10, 7)])
     assert out.state.sequence == 7 and s.sequence is None
-    assert run(lambda st, a, d, h: api.roll_sequence(st, d), out.state, None, []).state.sequence == 7
+    assert run(lambda st, a, d, h: sheets.roll_sequence(st, d), out.state, None, []).state.sequence == 7
 
 
 def test_joining_a_running_fight_rolls_only_against_its_tie():
     state = combat(sheet("A", sequence=5), sheet("B", sequence=3))
-    out = run(api.add_combatant, state, api.AddArgs("n", sheet("N", sequence=5)), [(10, 2), (10, 7)])
+    out = run(
+        sequence.add_combatant,
+        state,
+        NyraCombatant.from_sheet("n", sheet("N", sequence=5)),
+        [(10, 2), (10, 7)],
+    )
     assert out.state.order == ("n", "c0", "c1")
     assert out.state.current_id == "c0"  # the turn holder keeps the turn
     assert out.state.get("c0").rolloff == (2,) and out.state.get("n").rolloff == (7,)
-    again = run(api.add_combatant, out.state, api.AddArgs("m", sheet("M", sequence=5)), [(10, 5)])
+    again = run(
+        sequence.add_combatant, out.state, NyraCombatant.from_sheet("m", sheet("M", sequence=5)), [(10, 5)]
+    )
     assert again.state.order == ("n", "m", "c0", "c1")
     assert again.state.get("n").rolloff == (7,)  # kept

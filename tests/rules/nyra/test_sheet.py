@@ -5,7 +5,7 @@ import json
 import pytest
 
 from rules.errors import InvalidInput, NotFound, ValidationError
-from rules.systems.nyra import api
+from rules.systems.nyra import sheet as sheets
 from rules.systems.nyra.sheet import NyraSheet, validate_sheet
 from rules.systems.nyra.weapons import DamageType
 
@@ -23,8 +23,8 @@ def _full_sheet() -> NyraSheet:
         location_health={"Left Arm": {"serious": 25}},
         notes="left-handed",
     )
-    s = api.set_field(s, "MAG", "3")
-    return api.wear_armour(s, "Greaves", "left leg")
+    s = sheets.set_field(s, "MAG", "3")
+    return sheets.wear_armour(s, "Greaves", "left leg")
 
 
 def test_round_trip_is_exact_through_json():
@@ -78,18 +78,18 @@ def test_override_order_must_hold():
 
 def test_set_field_stats_case_insensitive_and_skills_by_any_name():
     s = sheet("S")
-    assert api.set_field(s, "str", "9").stats["STR"] == 9
-    assert api.set_field(s, "Agi", "4").stat("AGI") == 4
-    assert api.set_field(s, "Swords 8").skill("swords") == 8
-    assert api.set_field(s, "swords", "6").skills == {"Swords": 6}  # keeps the existing spelling
-    assert api.set_field(s, "Axes", "3").skill("Axes") == 3
-    assert "Swords" not in api.set_field(s, "swords", "none").skills
-    assert api.set_field(s, "sequence", "7").sequence == 7
-    assert api.set_field(api.set_field(s, "sequence", "7"), "sequence", "auto").sequence is None
-    assert api.set_field(s, "energy", "30").energy == 30
-    assert api.set_field(s, "Left Arm serious", "25").health("Left Arm").serious == 25
-    assert api.set_field(s, "health.head.slight", "5").health("Head").slight == 5
-    assert api.set_field(s, "location_table", "quadruped").table().die == 10
+    assert sheets.set_field(s, "str", "9").stats["STR"] == 9
+    assert sheets.set_field(s, "Agi", "4").stat("AGI") == 4
+    assert sheets.set_field(s, "Swords 8").skill("swords") == 8
+    assert sheets.set_field(s, "swords", "6").skills == {"Swords": 6}  # keeps the existing spelling
+    assert sheets.set_field(s, "Axes", "3").skill("Axes") == 3
+    assert "Swords" not in sheets.set_field(s, "swords", "none").skills
+    assert sheets.set_field(s, "sequence", "7").sequence == 7
+    assert sheets.set_field(sheets.set_field(s, "sequence", "7"), "sequence", "auto").sequence is None
+    assert sheets.set_field(s, "energy", "30").energy == 30
+    assert sheets.set_field(s, "Left Arm serious", "25").health("Left Arm").serious == 25
+    assert sheets.set_field(s, "health.head.slight", "5").health("Head").slight == 5
+    assert sheets.set_field(s, "location_table", "quadruped").table().die == 10
     assert s.stats["STR"] == 7 and s.skills == {"Swords": 7}  # never mutated
 
 
@@ -106,11 +106,11 @@ def test_set_field_stats_case_insensitive_and_skills_by_any_name():
 )
 def test_set_field_refuses_bad_values(field, value, error):
     with pytest.raises(error):
-        api.set_field(sheet("S"), field, value)
+        sheets.set_field(sheet("S"), field, value)
 
 
 def test_fields_lists_stats_skills_and_health_for_autocomplete():
-    f = api.fields(sheet("S", skills={"Swords": 7, "Knots": 2}))
+    f = sheets.fields(sheet("S", skills={"Swords": 7, "Knots": 2}))
     assert {
         "STR",
         "AGI",
@@ -123,40 +123,40 @@ def test_fields_lists_stats_skills_and_health_for_autocomplete():
         "Dodge",
         "Head slight",
     } <= set(f)
-    wolf = api.fields(api.set_field(sheet("W"), "location_table", "quadruped"))
+    wolf = sheets.fields(sheets.set_field(sheet("W"), "location_table", "quadruped"))
     assert "Tail critical" in wolf and "Left Arm slight" not in wolf
 
 
 def test_weapons_and_armour_helpers():
-    s = api.add_weapon(sheet("S"), "nodachi")
+    s = sheets.add_weapon(sheet("S"), "nodachi")
     assert [w.name for w in s.weapons] == ["Short Sword", "Nodachi"]
     with pytest.raises(InvalidInput):
-        api.add_weapon(s, "Nodachi")
-    assert [w.name for w in api.remove_weapon(s, "short sword").weapons] == ["Nodachi"]
+        sheets.add_weapon(s, "Nodachi")
+    assert [w.name for w in sheets.remove_weapon(s, "short sword").weapons] == ["Nodachi"]
     with pytest.raises(NotFound):
-        api.add_weapon(s, "Laser")
-    worn = api.wear_armour(s, "Chain Hauberk")
+        sheets.add_weapon(s, "Laser")
+    worn = sheets.wear_armour(s, "Chain Hauberk")
     assert worn.armour_value("Left Arm", DamageType.S) == (("Chain Hauberk", 5),)
-    wolf = api.set_field(s, "location_table", "quadruped")
+    wolf = sheets.set_field(s, "location_table", "quadruped")
     with pytest.raises(InvalidInput, match="give a location"):
-        api.wear_armour(wolf, "Chain Hauberk")
-    assert api.wear_armour(wolf, "Chain Hauberk", "body").armour[0].locations == ("Body",)
-    assert api.remove_armour(worn, "chain hauberk").armour == ()
+        sheets.wear_armour(wolf, "Chain Hauberk")
+    assert sheets.wear_armour(wolf, "Chain Hauberk", "body").armour[0].locations == ("Body",)
+    assert sheets.remove_armour(worn, "chain hauberk").armour == ()
 
 
 def test_new_sheet_and_check():
     from rules.dice import ScriptedDice
 
-    s = api.set_field(api.new_sheet("Fresh"), "Swords", "6")
+    s = sheets.set_field(sheets.new_sheet("Fresh"), "Swords", "6")
     assert s.stats == {"STR": 5, "AGI": 5, "CON": 5}
     with ScriptedDice([(10, 3)]) as dice:
-        out = api.check(s, api.CheckArgs("swords", "difficult"), dice, api.HouseRules())
+        out = sheets.check(s, "swords", "difficult", 0, dice)
     made = out.events[0]
     assert (made.check.skill_name, made.check.effective, made.check.success) == ("Swords", 3, True)
     with ScriptedDice([(10, 6)]) as dice:
-        assert api.check(s, api.CheckArgs("agi"), dice, api.HouseRules()).events[0].check.margin == -1
+        assert sheets.check(s, "agi", "normal", 0, dice).events[0].check.margin == -1
     with pytest.raises(InvalidInput, match="no stat or skill"):
-        api.check(s, api.CheckArgs("Lockpicking"), ScriptedDice([]), api.HouseRules())
+        sheets.check(s, "Lockpicking", "normal", 0, ScriptedDice([]))
 
 
 def test_a_weapon_keyed_to_a_stat_the_sheet_lacks_is_refused():

@@ -5,18 +5,24 @@ import json
 import pytest
 
 from rules.errors import ValidationError
-from rules.systems.nyra import api
+from rules.systems.nyra import sequence
+from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.creatures import creature
-from rules.systems.nyra.state import NyraCombat
+from rules.systems.nyra.state import NyraCombat, NyraCombatant
 
 from .helpers import duel, run
 
 
 def _busy_state():
     state = duel()
-    state = run(api.add_combatant, state, api.AddArgs("w", creature("Wolf"), side="beasts"), [(10, 3)]).state
-    state = run(api.strike, state, api.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2]).state
-    return run(api.set_stance, state, api.StanceArgs("d2", "dodge"), []).state
+    state = run(
+        sequence.add_combatant,
+        state,
+        NyraCombatant.from_sheet("w", creature("Wolf"), side="beasts"),
+        [(10, 3)],
+    ).state
+    state = run(strikes.strike, state, strikes.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2]).state
+    return run(strikes.set_stance, state, ("d2", "dodge"), []).state
 
 
 def test_state_round_trip_is_exact_through_json():
@@ -41,7 +47,7 @@ def test_broken_saved_state_lists_its_problems():
 
 
 def test_events_serialise_to_plain_json():
-    out = run(api.strike, duel(), api.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2])
+    out = run(strikes.strike, duel(), strikes.StrikeArgs("d1", "d2", "C"), [3, 4, 3, 3, 4, 2])
     text = json.dumps([e.to_dict() for e in out.events])
     assert '"kind": "DamageRolled"' in text and '"STR mod"' in text
 

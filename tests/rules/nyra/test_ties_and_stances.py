@@ -3,7 +3,7 @@
 import pytest
 
 from rules.errors import InvalidInput
-from rules.systems.nyra import api
+from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.house import HouseRules
 
 from .helpers import combat, first, run, sheet
@@ -18,9 +18,9 @@ def _state(house, defender_skills):
 def test_tie_reroll_rolls_both_again_then_decides():
     house = HouseRules()
     out = run(
-        api.strike,
+        strikes.strike,
         _state(house, {"Dodge": 5}),
-        api.StrikeArgs("a", "b", "C"),
+        strikes.StrikeArgs("a", "b", "C"),
         [5, 3, 2, 4, (6, 2), 1, 1, 1],
         house,
     )  # 7-5=2 vs 5-3=2 tie; 7-2=5 vs 1 → hit; location; 3d6
@@ -32,7 +32,9 @@ def test_tie_reroll_rolls_both_again_then_decides():
 
 def test_tie_reroll_limit_falls_to_the_defender():
     house = HouseRules(tie_reroll_limit=1)
-    out = run(api.strike, _state(house, {"Dodge": 5}), api.StrikeArgs("a", "b", "C"), [5, 3, 5, 3], house)
+    out = run(
+        strikes.strike, _state(house, {"Dodge": 5}), strikes.StrikeArgs("a", "b", "C"), [5, 3, 5, 3], house
+    )
     resolved = first(out, "StrikeResolved")
     assert resolved.result == "defended" and resolved.tie_rule.startswith("reroll (limit")
 
@@ -41,7 +43,7 @@ def test_tie_reroll_limit_falls_to_the_defender():
 def test_tie_to_one_side(rule, result):
     house = HouseRules(tie_rule=rule, auto_end_turn="never")
     script = [5, 3] + ([(6, 2), 1, 1, 1] if result == "hit" else [])
-    out = run(api.strike, _state(house, {"Dodge": 5}), api.StrikeArgs("a", "b", "C"), script, house)
+    out = run(strikes.strike, _state(house, {"Dodge": 5}), strikes.StrikeArgs("a", "b", "C"), script, house)
     resolved = first(out, "StrikeResolved")
     assert (resolved.result, resolved.tie_rule) == (result, rule)
 
@@ -49,11 +51,19 @@ def test_tie_to_one_side(rule, result):
 def test_default_stance_takes_the_higher_skill_defense_on_equal():
     house = HouseRules()
     out = run(
-        api.strike, _state(house, {"Dodge": 6, "Defense": 4}), api.StrikeArgs("a", "b", "C"), [8], house
+        strikes.strike,
+        _state(house, {"Dodge": 6, "Defense": 4}),
+        strikes.StrikeArgs("a", "b", "C"),
+        [8],
+        house,
     )
     assert first(out, "ContestRolled").reaction_skill == "Dodge"
     out = run(
-        api.strike, _state(house, {"Dodge": 4, "Defense": 4}), api.StrikeArgs("a", "b", "C"), [8], house
+        strikes.strike,
+        _state(house, {"Dodge": 4, "Defense": 4}),
+        strikes.StrikeArgs("a", "b", "C"),
+        [8],
+        house,
     )
     assert first(out, "ContestRolled").reaction_skill == "Defense"
 
@@ -61,16 +71,16 @@ def test_default_stance_takes_the_higher_skill_defense_on_equal():
 def test_chosen_stance_and_house_default_stance():
     house = HouseRules(default_stance="dodge")
     state = _state(house, {"Dodge": 2, "Defense": 8})
-    out = run(api.strike, state, api.StrikeArgs("a", "b", "C"), [8], house)
+    out = run(strikes.strike, state, strikes.StrikeArgs("a", "b", "C"), [8], house)
     assert first(out, "ContestRolled").reaction_skill == "Dodge"
-    state = run(api.set_stance, state, api.StanceArgs("b", "Defense"), [], house).state
-    out = run(api.strike, state, api.StrikeArgs("a", "b", "C"), [8], house)
+    state = run(strikes.set_stance, state, ("b", "Defense"), [], house).state
+    out = run(strikes.strike, state, strikes.StrikeArgs("a", "b", "C"), [8], house)
     assert first(out, "ContestRolled").reaction_skill == "Defense"
     with pytest.raises(InvalidInput, match="dodge, defense or auto"):
-        run(api.set_stance, state, api.StanceArgs("b", "parry"), [], house)
+        run(strikes.set_stance, state, ("b", "parry"), [], house)
 
 
 def test_a_stance_without_its_skill_uses_the_other():
     house = HouseRules(default_stance="defense")
-    out = run(api.strike, _state(house, {"Dodge": 5}), api.StrikeArgs("a", "b", "C"), [8], house)
+    out = run(strikes.strike, _state(house, {"Dodge": 5}), strikes.StrikeArgs("a", "b", "C"), [8], house)
     assert first(out, "ContestRolled").reaction_skill == "Dodge"

@@ -1,0 +1,35 @@
+"""Small pieces every text module shares: cleaning member text, fitting Discord's limits, mentions, titles."""
+
+from __future__ import annotations
+
+from discord.utils import escape_markdown, escape_mentions
+
+from rules.errors import RulesError
+from rules.systems.registry import get_system
+
+MAX_MESSAGE = 2000
+MAX_REASON = 100
+
+
+def clean(text: str, limit: int = MAX_REASON) -> str:
+    """Text from members, made safe to show: one line, no markdown, no mentions, at most ``limit``."""
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return escape_mentions(escape_markdown(text))
+
+
+def fit(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def system_title(name: str) -> str:
+    """A system's title as players say it (``the D6 campaign``); an unknown name as it is."""
+    try:
+        return get_system(name).title
+    except RulesError:
+        return name

@@ -1,0 +1,217 @@
+"""Kaernest's events, one line each; times as players say them (``minute:segment``)."""
+
+from __future__ import annotations
+
+from cogs.text.common import clean
+from cogs.text.events.parts import mods_text, who, with_dice
+from cogs.text.events.registry import Names, renders
+from rules.systems.kaernest.events import (
+    ActionCancelled,
+    ActionDeclared,
+    ActionResolved,
+    AttackInterrupted,
+    AttackResolved,
+    CheckRolled,
+    ClockAdvanced,
+    CombatantAdded,
+    CombatantFieldSet,
+    CombatantRemoved,
+    ConditionChanged,
+    DamageHealed,
+    DamageRolled,
+    DamageSet,
+    DamageTaken,
+    InitiativeRolled,
+    InitiativeSet,
+    PostureChanged,
+    SegmentSet,
+    Waited,
+    WoundEffectSet,
+)
+
+
+def at(minute: int, segment: int) -> str:
+    return f"{minute}:{segment:02d}"
+
+
+@renders(ActionDeclared)
+def action_declared(e: ActionDeclared, n: Names) -> str:
+    what = clean(e.description or e.action, 60)
+    if e.target:
+        grip = f", {e.grip}h" if e.grip else ""
+        dtype = f", {e.damage_type}" if e.damage_type else ""
+        called = f", called shot at {clean(e.called_location, 30)}" if e.called_location else ""
+        what = f"an attack on {who(n, e.target)} ({clean(e.weapon or '', 30)}{grip}{dtype}{called})"
+    mods = mods_text(e.speed_modifiers)
+    return (
+        f"📣 {who(n, e.combatant)} declares {what} at {at(e.minute, e.segment)}: speed {e.speed}"
+        + (f" ({mods})" if mods else "")
+        + f", lands at **{at(e.lands_minute, e.lands_segment)}**"
+    )
+
+
+@renders(AttackResolved)
+def attack_resolved(e: AttackResolved, n: Names) -> str:
+    verdict = "**hit**" if e.hit else "**miss**"
+    if e.critical:
+        verdict = "**critical hit**"
+    elif e.critical_failure:
+        verdict = "**critical failure**"
+    line = (
+        f"⚔️ {at(e.minute, e.segment)} {who(n, e.attacker)} attacks {who(n, e.defender)}: "
+        f"target {e.target} ({mods_text(e.modifiers) or 'no modifiers'}; defense {e.defense} "
+        f"{clean(e.defense_posture, 20)}), rolled {e.total} → {verdict} (margin {e.margin})"
+    )
+    ad = e.active_defense
+    if ad is not None:
+        line += f"; active defense target {ad.target} ({mods_text(ad.modifiers)}), rolled {ad.total}: " + (
+            "success" if ad.success else "failure"
+        )
+    if e.interrupted:
+        line += " (interrupted)"
+    return with_dice(line, e)
+
+
+@renders(AttackInterrupted)
+def attack_interrupted(e: AttackInterrupted, n: Names) -> str:
+    return (
+        f"↩️ {who(n, e.attacker)}'s attack on {who(n, e.defender)} is interrupted: it restarts at "
+        f"{at(e.restart_minute, e.restart_segment)} (speed {e.speed}) and lands at "
+        f"**{at(e.lands_minute, e.lands_segment)}**"
+    )
+
+
+@renders(DamageRolled)
+def damage_rolled(e: DamageRolled, n: Names) -> str:
+    armour = clean(e.armour_name or "armour", 30)
+    armour_text = "armour ignored" if e.armour_ignored else f"{armour} −{e.armour}"
+    vital = " (vital)" if e.vital else ""
+    return with_dice(
+        f"💥 Damage to {who(n, e.defender)}: {e.raw} ({mods_text(e.modifiers) or 'rolled'}), "
+        f"{armour_text}{vital} → **{e.total}**",
+        e,
+    )
+
+
+@renders(DamageTaken)
+def damage_taken(e: DamageTaken, n: Names) -> str:
+    wound = " and a wound" if e.wound else ""
+    return (
+        f"🩸 {who(n, e.combatant)} takes {e.amount} (total {e.total_damage}, Health "
+        f"{e.health}){wound}: {e.condition_before} → **{e.condition_after}**"
+    )
+
+
+@renders(DamageHealed)
+def damage_healed(e: DamageHealed, n: Names) -> str:
+    return (
+        f"💚 {who(n, e.combatant)} heals {e.amount} (total damage now {e.total_damage}): "
+        f"{e.condition_before} → **{e.condition_after}**"
+    )
+
+
+@renders(DamageSet)
+def damage_set(e: DamageSet, n: Names) -> str:
+    return (
+        f"✏️ The GM sets {who(n, e.combatant)}'s damage {e.previous} → **{e.total_damage}**: "
+        f"{e.condition_before} → **{e.condition_after}**"
+    )
+
+
+@renders(ClockAdvanced)
+def clock_advanced(e: ClockAdvanced, n: Names) -> str:
+    return f"🕰️ Clock {at(e.from_minute, e.from_segment)} → {at(e.minute, e.segment)}"
+
+
+@renders(ActionResolved)
+def action_resolved(e: ActionResolved, n: Names) -> str:
+    return f"✅ {at(e.minute, e.segment)} {who(n, e.combatant)}: {clean(e.description or e.action, 60)} done"
+
+
+@renders(ActionCancelled)
+def action_cancelled(e: ActionCancelled, n: Names) -> str:
+    return f"🚫 {who(n, e.combatant)}'s {clean(e.action, 40)} is called off: {clean(e.reason, 80)}"
+
+
+@renders(InitiativeRolled)
+def initiative_rolled(e: InitiativeRolled, n: Names) -> str:
+    mods = mods_text(e.modifiers)
+    roll = f"{e.roll} (fixed)" if e.fixed else str(e.roll)
+    return with_dice(
+        f"🎲 {who(n, e.combatant)} initiative {roll}"
+        + (f" {mods}" if mods else "")
+        + f" = **{e.initiative}** (acts at {at(e.minute, e.segment)})",
+        e,
+    )
+
+
+@renders(InitiativeSet)
+def initiative_set(e: InitiativeSet, n: Names) -> str:
+    return f"✏️ The GM sets {who(n, e.combatant)}'s initiative to **{e.initiative}** (acts at {at(e.minute, e.segment)})"
+
+
+@renders(SegmentSet)
+def segment_set(e: SegmentSet, n: Names) -> str:
+    action = f"; its {clean(e.action, 40)} now lands then" if e.action else ""
+    return f"✏️ {who(n, e.combatant)} next declares at **{at(e.minute, e.segment)}**{action}"
+
+
+@renders(Waited)
+def waited(e: Waited, n: Names) -> str:
+    return (
+        f"⏳ {who(n, e.combatant)} waits at {at(e.minute, e.segment)} and declares at "
+        f"**{at(e.next_minute, e.next_segment)}**"
+    )
+
+
+@renders(CheckRolled)
+def check_rolled(e: CheckRolled, n: Names) -> str:
+    verdict = "success" if e.success else "failure"
+    if e.critical:
+        verdict = "critical success"
+    elif e.critical_failure:
+        verdict = "critical failure"
+    skill = f" + {clean(e.skill, 30)}" if e.skill else ""
+    return with_dice(
+        f"🎲 {clean(e.character, 64)}: {clean(e.stat, 30)}{skill}, target "
+        f"{e.target} ({mods_text(e.modifiers) or 'no modifiers'}), rolled {e.total} → "
+        f"**{verdict}** (margin {e.margin})",
+        e,
+    )
+
+
+@renders(PostureChanged)
+def posture_changed(e: PostureChanged, n: Names) -> str:
+    why = f" ({clean(e.reason, 60)})" if e.reason else ""
+    return f"🛡️ {who(n, e.combatant)}: {e.previous} → **{e.posture}**{why}"
+
+
+@renders(CombatantAdded)
+def combatant_added(e: CombatantAdded, n: Names) -> str:
+    npc = " (an NPC)" if e.npc else ""
+    return f"➕ **{clean(n.get(e.combatant, e.name), 64)}**{npc} joins on the side *{clean(e.side, 40)}*"
+
+
+@renders(CombatantRemoved)
+def combatant_removed(e: CombatantRemoved, n: Names) -> str:
+    return f"➖ **{clean(n.get(e.combatant, e.name), 64)}** leaves the fight"
+
+
+@renders(CombatantFieldSet)
+def combatant_field_set(e: CombatantFieldSet, n: Names) -> str:
+    return (
+        f"✏️ The GM sets {who(n, e.combatant)}'s {clean(e.field, 40)}: "
+        f"{clean(e.previous, 40)} → **{clean(e.value, 40)}**"
+    )
+
+
+@renders(ConditionChanged)
+def condition_changed(e: ConditionChanged, n: Names) -> str:
+    how = "is now" if e.added else "is no longer"
+    return f"🏷️ {who(n, e.combatant)} {how} **{clean(e.condition, 40)}**"
+
+
+@renders(WoundEffectSet)
+def wound_effect_set(e: WoundEffectSet, n: Names) -> str:
+    where = f" ({clean(e.location, 30)})" if e.location else ""
+    return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where}: {clean(e.effect, 100) or 'no effect'}"

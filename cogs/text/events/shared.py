@@ -1,0 +1,15 @@
+"""Events every system shares (``rules.events``)."""
+
+from __future__ import annotations
+
+from discord.utils import escape_mentions
+
+from cogs.text.events.parts import with_dice
+from cogs.text.events.registry import Names, renders
+from rules.events import Note
+
+
+@renders(Note)
+def note(e: Note, n: Names) -> str:
+    # written by the rules for people: keep its markdown, never its mentions
+    return with_dice("📎 " + escape_mentions(" ".join(e.text.split())[:300]), e)
