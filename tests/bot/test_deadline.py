@@ -15,8 +15,8 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-from cogs import deadline
 from bot.playground.loopback import FakeDiscord
+from cogs import deadline
 
 FAKE_DEADLINE = 1.0
 
