@@ -7,6 +7,7 @@ and by ``python -m bot migrate``.
 
 from __future__ import annotations
 
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -40,10 +41,16 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
+def _compact_json(value: Any) -> str:
+    """JSON columns without the blanks after separators (states and log rows are a tenth smaller)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
     """An engine with the PRAGMAs applied to every new connection. Creates the file's folder if needed."""
     if database_path is not None:
         database_path.parent.mkdir(parents=True, exist_ok=True)
+    kwargs.setdefault("json_serializer", _compact_json)
     engine = create_async_engine(database_url, **kwargs)
     event.listen(engine.sync_engine, "connect", _on_connect)
     return engine

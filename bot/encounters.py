@@ -35,7 +35,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import reminders
+from bot import reminders, undo_record
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -563,7 +563,24 @@ class EncounterEdit:
         elif member_turn and actor is not None and actor.owner_id == self.actor_id:
             reminders.cancel(values)
 
-    async def _replace_grapples(self, tracker: TrackerView) -> None:
+    def _undo_record(self, values: dict[str, Any], grapples_replaced: bool) -> dict[str, Any]:
+        """The reverse patch from the encounter as this change leaves it to the snapshot it was loaded as."""
+        assert self.before is not None
+        written = {
+            name: value.isoformat() if isinstance(value, datetime) else value
+            for name, value in values.items()
+        }
+        written["state"] = undo_record.jsonable(written["state"])
+        after = {
+            "encounter": {**self.before["encounter"], **written, "version": self.loaded_version + 1},
+            "combatants": [_row_dict(c) for c in self.combatants],
+            "grapples": None if grapples_replaced else self.before["grapples"],  # new rows: put the old back
+        }
+        return undo_record.record(self.before, after)
+
+    async def _replace_grapples(self, tracker: TrackerView) -> bool:
+        """Write the tracker's grapples; whether the rows were replaced."""
+
         def ident(a: str) -> int | None:
             return int(a) if a and a.isdecimal() else None
 
@@ -573,7 +590,7 @@ class EncounterEdit:
         ]
         have = [(g.a_id, g.b_id, g.counter, g.pinned_id) for g in self.grapples]
         if wanted == have:
-            return
+            return False
         await self.session.exec(delete(Grapple).where(Grapple.encounter_id == self.encounter.id))  # type: ignore[arg-type]
         for a, b, counter, pinned in wanted:
             if a is None or b is None:
@@ -583,6 +600,7 @@ class EncounterEdit:
                     encounter_id=self.encounter.id or 0, a_id=a, b_id=b, counter=counter, pinned_id=pinned
                 )
             )
+        return True
 
     async def _put_back(self, snap: dict[str, Any]) -> None:
         values = _row_values(Encounter, snap["encounter"])
@@ -638,10 +656,10 @@ class EncounterEdit:
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
             await self._versioned_update(values)
-            await self._replace_grapples(tracker)
+            grapples_replaced = await self._replace_grapples(tracker)
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
-            undo_data = self.before
+            undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
             if self.config is None:
@@ -811,7 +829,11 @@ async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -
         if len(undoable) < steps:
             raise UndoRefused(len(undoable))
         chosen = undoable[:steps]
-        edit.restore(chosen[-1].undo or {}, [r.id or 0 for r in chosen])
+        assert edit.before is not None
+        snap = edit.before  # the encounter as stored now, then as before each change, newest first
+        for row in chosen:
+            snap = undo_record.earlier(snap, row.undo or {})
+        edit.restore(snap, [r.id or 0 for r in chosen])
         summaries = [r.summary or r.command for r in chosen]
         edit.summary = f"Undid {steps} change(s): " + "; ".join(summaries)
         edit.extra["undone"] = summaries

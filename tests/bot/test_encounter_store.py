@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, update
 
+from bot import undo_record
 from bot.db import create_engine, migrate, session_factory
 from bot.encounters import (
     BadName,
@@ -168,7 +170,9 @@ async def test_a_change_commits_state_typed_columns_and_one_log_row(bot: FakeBot
     assert last.command == "encounter begin" and last.summary == "began" and last.actor_id == GM
     assert last.events and all("kind" in e for e in last.events)
     assert last.dice == [d for e in last.events for d in e.get("dice", [])]
-    assert last.undo == before  # the snapshot is the encounter exactly as loaded
+    # the record (a reverse patch) gives back the encounter exactly as loaded, from the encounter as stored
+    assert undo_record.earlier(after, last.undo) == before
+    assert len(json.dumps(last.undo)) < len(json.dumps(before)) / 2
 
 
 async def test_a_rules_error_saves_nothing(bot: FakeBot) -> None:
