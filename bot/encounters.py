@@ -392,6 +392,7 @@ class EncounterEdit:
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     result: EncounterResult | None = None
+    seq: int = 0  # of the log row this change appends
     _updates: dict[str, Any] = field(default_factory=dict)
     _restore: dict[str, Any] | None = None
     _undone_ids: list[int] = field(default_factory=list)
@@ -497,6 +498,9 @@ class EncounterEdit:
 
     # -- saving ----------------------------------------------------------------------------------------
     async def _next_seq(self) -> int:
+        last = parsed_states(self.bot.store).last_seq(self.encounter.id or 0, self.loaded_version)
+        if last is not None:
+            return last + 1
         found = await self.session.exec(
             select(func.max(EventLog.seq)).where(EventLog.encounter_id == self.encounter.id)  # type: ignore[call-overload]
         )
@@ -682,10 +686,11 @@ class EncounterEdit:
                     stale=StaleChannel,
                 )
         event_dicts = tuple(e.to_dict() for e in self.events)
+        self.seq = await self._next_seq()
         self.session.add(
             EventLog(
                 encounter_id=self.encounter.id or 0,
-                seq=await self._next_seq(),
+                seq=self.seq,
                 actor_id=self.actor_id,
                 command=self.command[:100],
                 summary=self.summary or self.command,
@@ -790,6 +795,7 @@ async def edit_encounter(
         yield edit
         await edit._save()
     states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
+    states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
 
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:

@@ -1,6 +1,11 @@
 """Parsed encounter states, kept by (encounter id, version) so a change or a read does not parse the same JSON
 again. Safe because every save is version-checked: a version of an encounter names exactly one state (the
-rules' states are immutable values). One small cache per store, i.e. per database."""
+rules' states are immutable values). One small cache per store, i.e. per database.
+
+It also keeps the sequence number of the log row that made each version: every change of an encounter
+bumps its version and appends exactly one log row in the same transaction, so while the encounter is still
+at that version, its next log row is that number + 1 (no ``max(seq)`` query). Another process's change
+bumps the version too, and then the number is looked up again."""
 
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ class ParsedStates:
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        self._seqs: OrderedDict[tuple[int, int], int] = OrderedDict()
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
         key = (encounter_id, version, system.name)
@@ -34,6 +40,15 @@ class ParsedStates:
         self._states.move_to_end((encounter_id, version, system.name))
         while len(self._states) > self.size:
             self._states.popitem(last=False)
+
+    def last_seq(self, encounter_id: int, version: int) -> int | None:
+        """The log row that made this version of the encounter, when this process wrote it."""
+        return self._seqs.get((encounter_id, version))
+
+    def wrote(self, encounter_id: int, version: int, seq: int) -> None:
+        self._seqs[(encounter_id, version)] = seq
+        while len(self._seqs) > self.size:
+            self._seqs.popitem(last=False)
 
 
 _by_store: weakref.WeakKeyDictionary[Any, ParsedStates] = weakref.WeakKeyDictionary()
