@@ -133,7 +133,10 @@ class Site:
         guild = self.table.guild
         channels = []
         for system, channel in self.table.channels.items():
-            title = get_system(system).title
+            rules = get_system(system)
+            title = rules.title
+            # the page's tip says "then /lockin" where actions wait in a plan
+            locks = rules.traits.declares_then_locks
             channels.append(
                 {
                     "id": str(channel.id),
@@ -141,6 +144,7 @@ class Site:
                     "system": system,
                     "title": title,
                     "topic": channel.topic,
+                    "declares_then_locks": locks,
                 }
             )
             if self.table.thread.parent_id == channel.id:
@@ -152,6 +156,7 @@ class Site:
                         "system": system,
                         "title": title,
                         "parent_id": str(channel.id),
+                        "declares_then_locks": locks,
                     }
                 )
         commands = [

@@ -91,12 +91,14 @@ async def bump_version(store: Store, model: type, pk: Any) -> None:
 
 
 def test_the_store_keeps_the_only_locks() -> None:
+    # The playground's loopback Discord stands in for Discord's servers: its locks guard its own sockets and
+    # the page's queue, never Fray's state.
     keeping = re.compile(r"asyncio\.(Lock|Semaphore|Condition)\(|WeakValueDictionary")
     found = [
         path.relative_to(ROOT).as_posix()
         for folder in ("bot", "cogs", "rules")
         for path in (ROOT / folder).rglob("*.py")
-        if keeping.search(path.read_text(encoding="utf-8"))
+        if "playground" not in path.parts and keeping.search(path.read_text(encoding="utf-8"))
     ]
     assert found == ["bot/store.py"]
 

@@ -187,14 +187,14 @@ function tipCard() {
   const me = member();
   const c = channelInfo();
   const chip = (text) => el("button", { type: "button", class: "chip", onclick: () => fill(text) }, text);
-  const d6 = c && c.system === "d6";
+  const locks = !!(c && c.declares_then_locks);
   return el("div", { class: "tip" },
     el("h3", {}, `A first fight in ${c ? c.title : "this channel"}`),
     el("ol", {},
       el("li", {}, "Each player: ", chip("/character create name:"), " or ", chip("/character import"), " — or press ", el("b", {}, "Seat the demo table"), "."),
       el("li", {}, el("span", { class: "who" }, "GM: "), chip("/encounter start"), " then ", chip("/encounter add name:"), " (pick a template)."),
       el("li", {}, el("span", { class: "who" }, "Players: "), chip("/encounter join"), "; ", el("span", { class: "who" }, "GM: "), chip("/encounter begin"), "."),
-      el("li", {}, "On your turn: ", chip("/attack target:"), d6 ? [" then ", chip("/lockin")] : null, ", and ", el("b", {}, "End turn"), "."),
+      el("li", {}, "On your turn: ", chip("/attack target:"), locks ? [" then ", chip("/lockin")] : null, ", and ", el("b", {}, "End turn"), "."),
     ),
     el("div", { class: "who" }, `Switch who you are on the left. You are ${me ? me.name : "?"}.`));
 }
