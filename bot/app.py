@@ -74,6 +74,7 @@ class Fray(commands.Bot):
             help_command=None,
             intents=discord.Intents.default(),
             allowed_mentions=ALLOWED_MENTIONS,
+            max_messages=None,  # Fray reads no messages: no cache to fill and search on every message event
             guild_ready_timeout=settings.guild_ready_timeout,
             **shards,
         )

@@ -322,7 +322,9 @@ def load_average() -> str:
 
 
 async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
-    logging.getLogger("fakediscord").setLevel(logging.ERROR)  # late answers are counted, not logged
+    logging.getLogger("bot.playground.loopback").setLevel(
+        logging.ERROR
+    )  # late answers are counted, not logged
     workdir = options.workdir or Path(tempfile.mkdtemp(prefix="fray-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
     report = Report()
