@@ -35,7 +35,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import reminders, undo_record
+from bot import instances, reminders, sheet_sync, undo_record
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -52,7 +52,16 @@ from bot.errors import (
     UnknownCombatant,
 )
 from bot.errors import BadName as BadName  # the cogs and tests catch it from here
-from bot.models import ChannelConfig, Character, Combatant, Encounter, EventLog, Grapple, UTCDateTime
+from bot.models import (
+    ChannelConfig,
+    Character,
+    Combatant,
+    Encounter,
+    EventLog,
+    Grapple,
+    PartyInstance,
+    UTCDateTime,
+)
 from bot.parsed_states import ParsedStates, parsed_states
 from bot.reminder_policy import first_due
 from bot.store import (
@@ -396,6 +405,7 @@ class EncounterEdit:
     _updates: dict[str, Any] = field(default_factory=dict)
     _restore: dict[str, Any] | None = None
     _undone_ids: list[int] = field(default_factory=list)
+    instance: PartyInstance | None = None  # the channel's instance as loaded (``bot.instances``)
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -478,6 +488,11 @@ class EncounterEdit:
                 dice=self.dice,
             )
         )
+        keep = instances.keeper(self.system)
+        if keep is not None and is_pc and character_id is not None:
+            # A player character enters as the channel's instance left it (HP, Last Gasp, stored healing).
+            stored = instances.stored(self.instance)
+            self.apply(keep.instance_enter(self.state, str(row.id), stored, str(character_id)))
         return row
 
     async def remove_combatant(self, row: Combatant) -> None:
@@ -641,6 +656,23 @@ class EncounterEdit:
             due = first_due(policy, now)
         values.update(reminders_sent=sent, reminder_due_at=due)
 
+    async def _record_instance(self) -> None:
+        """The channel's instance follows the state just saved (an undo too), in the same transaction."""
+        keep = instances.keeper(self.system)
+        if keep is None:
+            return
+        keys = {str(c.id): str(c.character_id) for c in self.combatants if c.is_pc and c.character_id}
+        after = keep.instance_record(instances.stored(self.instance), self.state, keys)
+        await instances.save(
+            self.session,
+            self.instance,
+            channel_id=instances.instance_channel(self.where, self.view),
+            guild_id=self.where.guild_id,
+            system=self.system.name,
+            state=after,
+            clock=self.bot.clock,
+        )
+
     async def _save(self) -> None:
         await write_turn(self.session)  # before anything is flushed
         queue_before = list(self.config.dice_queue or []) if self.config is not None else []
@@ -656,6 +688,7 @@ class EncounterEdit:
             status = self._restore["encounter"]["status"]
             undo_data = None
         else:
+            await sheet_sync.refresh_turn_sheets(self)  # RULES.md §4: a new turn takes the current sheet
             tracker, turn = self.tracker(), self.turn()
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
@@ -664,6 +697,7 @@ class EncounterEdit:
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
             undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
+        await self._record_instance()
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
             if self.config is None:
@@ -773,6 +807,10 @@ async def edit_encounter(
         house = system.house_from_dict(view.rules_for(encounter.system))
         states = parsed_states(bot.store)
         state = states.get(system, encounter.id or 0, encounter.version, encounter.state)
+        instance = await _instance(session, where, view, system)
+        keep = instances.keeper(system)
+        if opening is not None and keep is not None:  # a new fight in the same instance: its heal pool
+            state = keep.instance_resume(state, instances.stored(instance))
         queue = list(config.dice_queue or []) if config is not None else []
         edit = EncounterEdit(
             session=session,
@@ -791,11 +829,22 @@ async def edit_encounter(
             dice=QueuedDice(queue, bot.dice_source()),
             loaded_version=encounter.version,
             before=before,
+            instance=instance,
         )
         yield edit
         await edit._save()
     states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
     states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
+
+    await sheet_sync.keep_sheet_fields(bot.store, edit)  # after the commit: the characters' own path
+
+
+async def _instance(
+    session: AsyncSession, where: Where, view: ChannelView, system: System
+) -> PartyInstance | None:
+    if instances.keeper(system) is None:
+        return None
+    return await instances.load(session, instances.instance_channel(where, view), system.name)
 
 
 async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
@@ -868,7 +917,10 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
             if not actors:
                 return None
             name = edit.name_of(actors[0])
-            edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
+            try:
+                edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
+            except RulesError:  # the turn still owes something (a D6 Death Save): the GM's policy skips it
+                edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
             edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
     except RulesError:
         return None

@@ -77,6 +77,19 @@ class StaleChannel(Stale):
     """The channel's settings changed between load and save."""
 
 
+class StaleInstance(Stale):
+    """The channel's instance changed between load and save (another fight in the same instance saved)."""
+
+
+class NoInstances(BotError):
+    """The channel's system keeps no instances between encounters (only the D6 campaign does); ``system``
+    is None when the channel has no system yet."""
+
+    def __init__(self, system: str | None) -> None:
+        self.system = system
+        super().__init__()
+
+
 class StaleReminderSettings(Stale):
     """The channel's reminder settings changed between load and save: nothing was saved."""
 

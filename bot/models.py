@@ -242,4 +242,26 @@ class ReminderConfig(SQLModel, table=True):
     version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
+class PartyInstance(SQLModel, table=True):
+    """A channel's current instance (RULES.md §4): what its party carries from one encounter to the next.
+
+    One per channel; a thread without its own system shares its channel's, as it shares the system. ``state``
+    is the system's own stored form (the D6 campaign: heal pool, and per character key HP, Last Gasp turns and
+    stored healing); ``system`` says whose, so a channel that changes system starts afresh.
+    """
+
+    __tablename__ = "party_instance"
+
+    channel_id: int = Field(
+        sa_type=sa.BigInteger, primary_key=True, sa_column_kwargs={"autoincrement": False}
+    )
+    guild_id: int = Field(sa_type=sa.BigInteger)
+    system: str = Field(sa_type=sa.String(16))
+    state: dict[str, Any] = Field(
+        default_factory=dict, sa_type=sa.JSON, sa_column_kwargs={"server_default": "{}"}
+    )
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+
+
 metadata = SQLModel.metadata

@@ -131,3 +131,25 @@ async def ac_side(interaction: discord.Interaction[Any], current: str) -> list[a
         return choose([*sides, "party", "foes"], current)
     except Exception:
         return []
+
+
+async def ac_wound(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+    """The target's wounds, numbered (``/gm wound``)."""
+    try:
+        read = await load_encounter(interaction.client, where_of(interaction))
+        typed = getattr(interaction.namespace, "target", None)
+        if read is None or not typed:
+            return []
+        row = resolve(read.combatants, str(typed))
+        lines = read.system.wounds(read.state, str(row.id))
+        key = (current or "").strip().lower()
+        return [
+            app_commands.Choice(name=line[:100], value=i)
+            for i, line in enumerate(lines, start=1)
+            if key in line.lower()
+        ][:25]
+    except RulesError:
+        return []
+    except Exception:
+        log.warning("wound autocomplete failed", exc_info=True)
+        return []

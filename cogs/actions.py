@@ -39,6 +39,7 @@ from bot.encounters import (
     NoEncounter,
     check_range,
     edit_encounter,
+    load_encounter,
 )
 from bot.errors import BotError, NoSystem
 from bot.models import Combatant
@@ -65,8 +66,9 @@ MAX_BONUS = 100
 MAX_STOREYS = 100
 MAX_DISTANCE = 10_000
 MAX_COST = 1_000
+MAX_SPEED = 30 * 60  # Kaernest: a GM-set speed of up to an hour (RULES.md §4: longer than a minute too)
 INTO_FIXED = ("wall", "object")
-DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
+DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth", "check", "free")
 # Commands after which the turn may have passed without this module's reply (the Last Gasp follow-up).
 
 
@@ -158,10 +160,21 @@ async def run_action(
     light: str | None = None,
     leave: bool = False,
     lock: bool = False,
+    flank: bool = False,
+    note: str | None = None,
+    difficulty: str | None = None,
     button: tuple[int, str] | None = None,
+    enchantment: int = 0,
+    circumstance: int = 0,
+    element: str | None = None,
+    speed: int | None = None,
 ) -> None:
     """One action through the change path, then the reply (see the module docstring)."""
     check_range("bonus", bonus, -MAX_BONUS, MAX_BONUS)
+    check_range("enchantment", enchantment, 0, MAX_BONUS)
+    check_range("circumstance", circumstance, -MAX_BONUS, MAX_BONUS)
+    if speed is not None:
+        check_range("speed", speed, 1, MAX_SPEED)
     check_range("storeys", storeys, 0, MAX_STOREYS)
     if distance is not None:
         check_range("distance", distance, 0, MAX_DISTANCE)
@@ -170,12 +183,23 @@ async def run_action(
     bot = interaction.client
     here = where(interaction)
     user_id = interaction.user.id
-    gm = await is_gm(interaction) if (as_name or button) else False
+    given = {
+        "bonus": bonus != 0,
+        "cost": cost is not None,
+        "circumstance": circumstance != 0,
+        "speed": speed is not None,
+    }
+    gm = await is_gm(interaction) if (as_name or button or any(given.values())) else False
     command = "initiative reroll" if kind == "reroll" else kind
     try:
         async with edit_encounter(bot, here, user_id, command) as edit:
             if button is None and kind != "defend":
                 edit.require_running()
+            # RULES.md §4: a bonus or circumstance modifier (and what the system keeps for its GM) is given
+            # by a GM, never taken by the player.
+            gated = [o for o, present in given.items() if present and o in edit.system.traits.gm_options]
+            if gated and not gm:
+                raise BotError(text.gm_options_only(gated, edit.system.title))
             target_id, target_name = _target_id(edit, target)
             action = Action(
                 kind=kind,
@@ -196,6 +220,13 @@ async def run_action(
                 light=light,
                 leave=leave,
                 lock=lock,
+                flank=flank,
+                note=note,
+                difficulty=difficulty,
+                enchantment=enchantment,
+                circumstance=circumstance,
+                element=element,
+                speed=speed,
             )
             if button is not None:
                 actor = _button_actor(edit, button, user_id, gm)
@@ -208,7 +239,19 @@ async def run_action(
             edit.apply(outcome)
             acting_for_other = actor.owner_id != user_id
             detail = ", ".join(
-                str(v) for v in (weapon, damage_type, aim and f"aim {aim}", stance, grapple, stat, light) if v
+                str(v)
+                for v in (
+                    weapon,
+                    damage_type,
+                    aim and f"aim {aim}",
+                    flank and "flank",
+                    stance,
+                    grapple,
+                    stat,
+                    light,
+                    note,
+                )
+                if v
             )
             edit.summary = text.summary(kind, actor.name, target_name, detail) + (
                 " (GM)" if acting_for_other else ""
@@ -310,6 +353,35 @@ class DeathSaveButton(
 DYNAMIC_ITEMS = (DeathSaveButton,)
 
 
+# --- /initiative luck -----------------------------------------------------------------------------------
+
+
+async def run_luck(interaction: discord.Interaction[Any], off: bool, as_name: str | None) -> None:
+    """RULES.md §4: Luck pledged (or taken back) before the combatant's initiative is rolled."""
+    bot = interaction.client
+    gm = await is_gm(interaction) if as_name else False
+    async with edit_encounter(bot, where(interaction), interaction.user.id, "initiative luck") as edit:
+        if as_name:
+            if not gm:
+                raise BotError(enc_text.as_needs_gm())
+            row = edit.combatant(as_name)
+        else:
+            own = [c for c in edit.combatants if c.owner_id == interaction.user.id and c.is_pc]
+            if not own:
+                raise BotError(enc_text.not_your_combatant())
+            row = own[0]
+        edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house, pledge=not off))
+        edit.summary = f"{row.name} {'takes back' if off else 'spends'} Luck on initiative"
+        name = row.name
+    assert edit.result is not None
+    lines = text.resolution_lines(edit.result.events, edit.result.names)
+    for i, content in enumerate(text.split_messages(text.luck_title(name, off), lines)):
+        if i == 0:
+            await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+
+
 # --- /check ---------------------------------------------------------------------------------------------
 
 
@@ -319,23 +391,44 @@ async def run_check(
     difficulty: str | None,
     bonus: int,
     character: str | None,
+    note: str | None = None,
 ) -> None:
     check_range("bonus", bonus, -MAX_BONUS, MAX_BONUS)
     bot = interaction.client
     here = where(interaction)
     view = await bot.store.channel_view(here)
-    gm = await is_gm(interaction) if character else False
+    gm = await is_gm(interaction) if (character or bonus) else False
     book = CharacterBook(bot.store)
     record = await book.resolve(here.guild_id, interaction.user.id, character, gm=gm, system=view.system)
     if not record.system and not view.system:
         raise NoSystem(text.check_no_system())
     system = get_system(record.system or view.system)
+    if bonus and "bonus" in system.traits.gm_options and not gm:
+        raise BotError(text.gm_options_only(["bonus"], system.title, check=True))
+    on_turn = await _on_turn_here(interaction, record.id, system.name)
+    if on_turn is not None:  # a check on the character's own turn is one more action of its plan
+        as_name = on_turn if record.owner_id != interaction.user.id else None
+        await run_action(
+            interaction, "check", as_name, stat=stat, difficulty=difficulty, bonus=bonus, note=note
+        )
+        return
     sheet = system.sheet_from_dict(record.sheet)
+    # In this channel's encounter the character checks as its combatant (RULES.md §4: wounds apply).
+    read = await load_encounter(bot, here)
+    row = None
+    if read is not None and read.encounter.system == system.name:
+        row = next((c for c in read.combatants if c.character_id == record.id), None)
     async with bot.store.edit_channel(here) as edit:
         house = system.house_from_dict(edit.view.rules_for(system.name))
         queue = list(edit.config.dice_queue or [])
         dice = QueuedDice(queue, bot.dice_source())
-        outcome = system.check(sheet, stat, difficulty, bonus, dice, house)
+        if row is None:
+            outcome = system.check(sheet, stat, difficulty, bonus, dice, house)
+        else:
+            assert read is not None
+            outcome = system.check(
+                sheet, stat, difficulty, bonus, dice, house, state=read.state, cid=str(row.id)
+            )
         if list(dice.remaining) != queue:
             edit.config.dice_queue = list(dice.remaining)
     lines = text.resolution_lines(outcome.events, {})
@@ -347,12 +440,28 @@ async def run_check(
             await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
 
 
+async def _on_turn_here(interaction: discord.Interaction[Any], character_id: int, system: str) -> str | None:
+    """The name of the character's combatant when it holds the running turn here, in a system whose turns
+    are planned (a check then joins the plan); else None."""
+    if not is_declaration(system, "check", False):
+        return None
+    read = await load_encounter(interaction.client, where(interaction))
+    if read is None or read.encounter.status != "running" or read.encounter.system != system:
+        return None
+    actors = read.turn().actors
+    mine = [c for c in read.combatants if c.is_pc and c.character_id == character_id and str(c.id) in actors]
+    return mine[0].name if mine else None
+
+
 # --- the cog --------------------------------------------------------------------------------------------
 
 AS_HELP = "GM: the combatant who acts"
 LOCK_HELP = "D6: declare and lock in at once (a one-action turn)"
 LIGHTS = [app_commands.Choice(name=v, value=v) for v in ("dim", "normal", "daylight")]
 STATS = [app_commands.Choice(name=v, value=v) for v in ("charisma", "perception")]
+ELEMENTS = [app_commands.Choice(name=v, value=v) for v in ("physical", "energy", "arcane")]
+# What each system accepts (Nyra ±20, Kaernest ±30, D6 ±100), and whose it is (RULES.md §4).
+BONUS_HELP = "GM: a circumstance bonus (Nyra ±20, Kaernest ±30, D6 ±100)"
 
 
 class Actions(commands.Cog):
@@ -374,9 +483,14 @@ class Actions(commands.Cog):
         type_="Nyra/Kaernest: the damage type",
         aim="Nyra: the location aimed at; Kaernest/D6: a called shot",
         grip="Kaernest: 1h or 2h",
-        bonus="A flat bonus, -100 to 100",
+        bonus=BONUS_HELP,
         as_=AS_HELP,
         lock=LOCK_HELP,
+        flank="D6: flanking / a backstab (+2 critical stage, overwhelms a parry); the GM may undo it",
+        enchantment="Kaernest: the weapon's one enchantment bonus to damage",
+        circumstance="Kaernest, GM: a circumstance modifier to damage",
+        element="Kaernest: physical (default), energy or arcane",
+        speed="Kaernest, GM: a speed of the GM's instead of the weapon's (any length)",
     )
     @app_commands.autocomplete(
         target=ac.ac_combatant_any,
@@ -386,6 +500,7 @@ class Actions(commands.Cog):
         grip=ac.ac_grip,
         as_=ac.ac_combatant_any,
     )
+    @app_commands.choices(element=ELEMENTS)
     async def attack(
         self,
         interaction: discord.Interaction[Fray],
@@ -397,6 +512,11 @@ class Actions(commands.Cog):
         bonus: int = 0,
         as_: str | None = None,
         lock: bool = False,
+        flank: bool = False,
+        enchantment: app_commands.Range[int, 0, 100] = 0,
+        circumstance: int = 0,
+        element: str | None = None,
+        speed: app_commands.Range[int, 1, MAX_SPEED] | None = None,
     ) -> None:
         await run_action(
             interaction,
@@ -409,6 +529,11 @@ class Actions(commands.Cog):
             grip=grip,
             bonus=bonus,
             lock=lock,
+            flank=flank,
+            enchantment=enchantment,
+            circumstance=circumstance,
+            element=element,
+            speed=speed,
         )
 
     @app_commands.command(name="defend", description="Take a defensive stance")
@@ -487,11 +612,13 @@ class Actions(commands.Cog):
     @app_commands.rename(as_="as")
     @app_commands.describe(
         distance="How far, 0-10000",
-        cost="Nyra: the delay it costs; Kaernest: its speed",
+        cost="GM: Nyra the delay it costs (default: the house move_cost); Kaernest its speed",
         leave="D6: leave melee without disengaging; every engaged enemy gets a free attack",
+        light="D6, moving while hidden: the light for the new stealth check (default normal)",
         as_=AS_HELP,
         lock=LOCK_HELP,
     )
+    @app_commands.choices(light=LIGHTS)
     @app_commands.autocomplete(as_=ac.ac_combatant_any)
     async def move(
         self,
@@ -499,10 +626,23 @@ class Actions(commands.Cog):
         distance: int | None = None,
         cost: int | None = None,
         leave: bool = False,
+        light: str | None = None,
         as_: str | None = None,
         lock: bool = False,
     ) -> None:
-        await run_action(interaction, "move", as_, distance=distance, cost=cost, leave=leave, lock=lock)
+        await run_action(
+            interaction, "move", as_, distance=distance, cost=cost, leave=leave, light=light, lock=lock
+        )
+
+    @app_commands.command(name="free", description="D6: declare a named free action (a shout) into the turn")
+    @app_commands.guild_only()
+    @app_commands.rename(as_="as")
+    @app_commands.describe(note="What the free action is, e.g. shout a warning", as_=AS_HELP, lock=LOCK_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def free(
+        self, interaction: discord.Interaction[Fray], note: str, as_: str | None = None, lock: bool = False
+    ) -> None:
+        await run_action(interaction, "free", as_, note=note, lock=lock)
 
     @app_commands.command(name="disengage", description="D6: leave melee with an enemy (Agility vs Agility)")
     @app_commands.guild_only()
@@ -536,6 +676,15 @@ class Actions(commands.Cog):
     async def reroll(self, interaction: discord.Interaction[Fray], as_: str | None = None) -> None:
         await run_action(interaction, "reroll", as_)
 
+    @initiative.command(name="luck", description="Kaernest: add your Luck to your initiative roll to come")
+    @app_commands.rename(as_="as")
+    @app_commands.describe(off="Take the wish back", as_=AS_HELP)
+    @app_commands.autocomplete(as_=ac.ac_combatant_any)
+    async def luck(
+        self, interaction: discord.Interaction[Fray], off: bool = False, as_: str | None = None
+    ) -> None:
+        await run_luck(interaction, off, as_)
+
     @app_commands.command(name="lockin", description="D6: resolve the actions declared this turn")
     @app_commands.guild_only()
     @app_commands.rename(as_="as")
@@ -549,8 +698,9 @@ class Actions(commands.Cog):
     @app_commands.describe(
         stat="The stat or skill",
         difficulty="Nyra: easy…critical; D6: a number to beat; Kaernest: a modifier",
-        bonus="A flat bonus, -100 to 100",
+        bonus=BONUS_HELP,
         character="Your character (a GM: anyone's; default: your only one in this system)",
+        note="D6, on your turn: what the check is for (it joins the turn's plan), e.g. charm the wolf",
     )
     @app_commands.autocomplete(stat=ac.ac_stat, character=ac.ac_check_character)
     async def check(
@@ -560,8 +710,9 @@ class Actions(commands.Cog):
         difficulty: str | None = None,
         bonus: int = 0,
         character: str | None = None,
+        note: str | None = None,
     ) -> None:
-        await run_check(interaction, stat, difficulty, bonus, character)
+        await run_check(interaction, stat, difficulty, bonus, character, note)
 
 
 async def setup(bot: Fray) -> None:

@@ -13,6 +13,7 @@ import hashlib
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import instances
 from bot.encounters import (
     BadName,
     EncounterEdit,
@@ -34,7 +36,7 @@ from bot.encounters import (
     running_encounter_starter,
     start_encounter,
 )
-from bot.errors import BotError
+from bot.errors import BotError, NoInstances
 from bot.models import Character, Combatant
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
@@ -43,7 +45,8 @@ from cogs.deadline import AnswersInTime
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import encounters as text
 from cogs.text import log as log_text
-from rules.errors import NotFound
+from rules.encounter import TrackerView, TurnStatus
+from rules.errors import NotFound, RulesError
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -202,7 +205,14 @@ async def end_turn(
                     raise BotError(text.turn_began_after_sent(edit.name_of(actors[0]) if actors else "this"))
                 actor = pick_actor(edit, interaction.user.id, as_name, gm)
             name = actor.name
-            edit.apply(edit.system.end_turn(edit.state, str(actor.id), edit.dice, edit.house))
+            by_gm = gm and actor.owner_id != interaction.user.id
+            try:
+                edit.apply(edit.system.end_turn(edit.state, str(actor.id), edit.dice, edit.house))
+            except RulesError:
+                if not (by_gm and str(actor.id) in edit.turn().actors):
+                    raise
+                # A GM ending the turn moves past what it still owes (a D6 Death Save, skipped).
+                edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
             edit.summary = f"{name} ended the turn" + (
                 " (GM)" if actor.owner_id != interaction.user.id else ""
             )
@@ -210,8 +220,43 @@ async def end_turn(
         if button is None:
             raise
         raise BotError(text.stale_button()) from None
+    except RulesError as err:
+        # A turn that still owes something (a D6 Death Save) is refused with the way to pay it.
+        prompt = await _owed_prompt(bot, here)
+        if prompt is None:
+            raise
+        await interaction.response.send_message(
+            text.clean(err.reason, 1800), view=prompt, ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+        return
     assert edit.result is not None
     await reply_change(interaction, f"⏭️ **{text.clean(name)}** ended the turn.", edit.result)
+
+
+@dataclass(frozen=True)
+class _Running:
+    """The running turn as an announcement's buttons read it (``cogs._turn_buttons``)."""
+
+    encounter_id: int
+    system: str
+    status: str
+    tracker: TrackerView
+    turn: TurnStatus
+
+
+async def _owed_prompt(bot: Any, here: Any) -> discord.ui.View | None:
+    """The running turn's extra buttons (the Death Save), for a refusal that one of them answers."""
+    read = await load_encounter(bot, here)
+    if read is None or read.encounter.status != "running":
+        return None
+    running = _Running(read.encounter.id or 0, read.encounter.system, "running", read.tracker(), read.turn())
+    items = extra_buttons(running, (read.encounter.turn_key or "")[:64])
+    if not items:
+        return None
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
 
 
 # --- buttons --------------------------------------------------------------------------------------------
@@ -370,6 +415,7 @@ class Encounters(
         character="Your character (default: your only one in this system)",
         side="Your side (default: party)",
         distance="How far from the centre of the fight (D6 tie-break), 0-1000",
+        luck="Kaernest: add your Luck to your initiative roll (it is then used up for this fight)",
     )
     @app_commands.autocomplete(character=ac_character, side=ac_side)
     async def join(
@@ -378,6 +424,7 @@ class Encounters(
         character: str | None = None,
         side: str | None = None,
         distance: int = 0,
+        luck: bool = False,
     ) -> None:
         here = where(interaction)
         check_range("distance", distance, 0, MAX_DISTANCE)
@@ -389,7 +436,7 @@ class Encounters(
                 raise BotError(text.already_joined(chosen.name))
             name = check_name(chosen.name)
             sheet = edit.system.sheet_from_dict(chosen.sheet)
-            await edit.add_combatant(
+            row = await edit.add_combatant(
                 sheet,
                 name=name,
                 owner_id=interaction.user.id,
@@ -398,7 +445,9 @@ class Encounters(
                 side=side_name,
                 distance=distance,
             )
-            edit.summary = f"{name} joined ({side_name})"
+            if luck:  # RULES.md §4: Luck is spent on initiative when joining (refused where there is none)
+                edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house))
+            edit.summary = f"{name} joined ({side_name})" + (", spending Luck on initiative" if luck else "")
         assert edit.result is not None
         await reply_change(interaction, text.joined([name], side_name), edit.result)
 
@@ -509,7 +558,14 @@ class Encounters(
             raise BotError(text.numbers_need_gm())
         read = await load_encounter(self.bot, where(interaction))
         if read is None:
-            raise NoEncounter(text.no_encounter())
+            try:  # between fights: the channel's instance, where its system keeps one
+                lines = await instances.describe_here(self.bot, where(interaction))
+            except NoInstances:
+                raise NoEncounter(text.no_encounter()) from None
+            await interaction.response.send_message(
+                text.instance_status(lines), ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+            return
         embed = text.tracker_embed(
             read.encounter.name, read.tracker(), read.turn(), read.encounter.status, npc_numbers=numbers
         )

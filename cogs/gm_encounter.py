@@ -1,4 +1,4 @@
-"""GM tools that change the running encounter (`/gm next|damage|heal|set|condition|undo|instance`).
+"""GM tools that change the running encounter (`/gm next|damage|heal|wound|set|condition|undo|instance`).
 
 A mixin the ``/gm`` group cog composes (see ``cogs.gm``; its ``interaction_check`` makes them GM-only); every
 change goes through the encounter change path (``bot.encounters``) and the ``System`` methods, and the reply
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot import encounters
+from bot import encounters, instances
 from bot.encounters import check_range, edit_encounter
-from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location
+from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location, ac_wound
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
 from cogs.text import encounters as text
@@ -70,19 +70,52 @@ class EncounterGMCommands:
         )
 
     @app_commands.command(name="heal", description="Restore a combatant's health (never above the maximum)")
-    @app_commands.describe(target="Who is healed", amount="How much, 1-1000")
-    @app_commands.autocomplete(target=ac_combatant)
-    async def enc_heal(self, interaction: discord.Interaction[Fray], target: str, amount: int) -> None:
+    @app_commands.describe(
+        target="Who is healed",
+        amount="How much, 1-1000",
+        location="Nyra: the location healed (default: the worst wound)",
+    )
+    @app_commands.autocomplete(target=ac_combatant, location=ac_location)
+    async def enc_heal(
+        self, interaction: discord.Interaction[Fray], target: str, amount: int, location: str | None = None
+    ) -> None:
         check_range("amount", amount, 1, MAX_AMOUNT)
         async with edit_encounter(
             interaction.client, where(interaction), interaction.user.id, "gm heal"
         ) as edit:
             row = edit.combatant(target)
-            edit.apply(edit.system.gm_heal(edit.state, str(row.id), amount, edit.dice, edit.house))
-            edit.summary = f"GM: healed {row.name} by {amount}"
+            edit.apply(
+                edit.system.gm_heal(
+                    edit.state, str(row.id), amount, edit.dice, edit.house, location=location or None
+                )
+            )
+            at = f" on the {location}" if location else ""
+            edit.summary = f"GM: healed {row.name} by {amount}{at}"
             name = row.name
         assert edit.result is not None
         await reply_change(interaction, f"💚 The GM healed **{text.clean(name)}** by {amount}.", edit.result)
+
+    @app_commands.command(
+        name="wound", description="Kaernest: write what a wound does (a called shot's effect)"
+    )
+    @app_commands.describe(
+        target="Whose wound", wound="Which wound (1 = the first)", effect="What it does, up to 500 characters"
+    )
+    @app_commands.autocomplete(target=ac_combatant, wound=ac_wound)
+    async def enc_wound(
+        self, interaction: discord.Interaction[Fray], target: str, wound: int, effect: str
+    ) -> None:
+        async with edit_encounter(
+            interaction.client, where(interaction), interaction.user.id, "gm wound"
+        ) as edit:
+            row = edit.combatant(target)
+            edit.apply(edit.system.set_wound_effect(edit.state, str(row.id), wound, effect, edit.house))
+            edit.summary = f"GM: {row.name}'s wound {wound}: {effect}"
+            name = row.name
+        assert edit.result is not None
+        await reply_change(
+            interaction, f"🩹 The GM wrote what **{text.clean(name)}**'s wound {wound} does.", edit.result
+        )
 
     @app_commands.command(name="set", description="Set a combatant field (initiative, HP, side, segment …)")
     @app_commands.describe(target="Whose field", field="Which field", value="The new value")
@@ -131,16 +164,24 @@ class EncounterGMCommands:
     async def enc_undo(self, interaction: discord.Interaction[Fray], steps: int = 1) -> None:
         result = await encounters.undo(interaction.client, where(interaction), interaction.user.id, steps)
         await interaction.response.send_message(
-            text.undone(result.extra.get("undone", [])), allowed_mentions=discord.AllowedMentions.none()
+            text.undone(result.extra.get("undone", []), result.tracker, result.turn, result.names),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         await announce_turn(interaction, result)
 
     @app_commands.command(name="instance", description="D6: a new instance; the heal pool is refilled")
     async def enc_instance(self, interaction: discord.Interaction[Fray]) -> None:
-        async with edit_encounter(
-            interaction.client, where(interaction), interaction.user.id, "gm instance"
-        ) as edit:
-            edit.apply(edit.system.new_instance(edit.state, edit.house))
-            edit.summary = "GM started a new instance"
+        try:
+            async with edit_encounter(
+                interaction.client, where(interaction), interaction.user.id, "gm instance"
+            ) as edit:
+                edit.apply(edit.system.new_instance(edit.state, edit.house))
+                edit.summary = "GM started a new instance"
+        except encounters.NoEncounter:  # between fights: the channel's instance itself
+            lines = await instances.next_instance(interaction.client, where(interaction))
+            await interaction.response.send_message(
+                text.new_instance(lines), allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
         assert edit.result is not None
         await reply_change(interaction, "🔄 A new instance begins.", edit.result)

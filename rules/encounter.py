@@ -166,6 +166,9 @@ class Traits:
     round_word: str = "round"
     # `/roll`'s pool codes (``3D+2``) follow this system's ``explode`` and ``wild_one`` house rules.
     rolls_dice_codes: bool = False
+    # Action options only a GM may give (RULES.md §4: a bonus or circumstance modifier is the GM's; Nyra's
+    # move cost; Kaernest's speed): a player's is refused. ``bonus`` here covers `/check` too.
+    gm_options: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -207,7 +210,14 @@ class Action:
     cost: int | None = None  # /move: Nyra delay cost (GM-set)
     leave: bool = False  # /move, D6: leave melee without disengaging (every engaged enemy gets a free attack)
     light: str | None = None  # /stealth: dim | normal | daylight
-    lock: bool = False  # D6: declare and lock in at once (a one-action turn)
+    lock: bool = False  # D6: declare, lock in and end the turn at once (a one-action turn)
+    flank: bool = False  # /attack, D6: the flank/backstab flag (+2 critical stage, overwhelms a parry)
+    note: str | None = None  # D6: a free action's name (a shout), or what a planned check is for
+    difficulty: str | None = None  # D6: a planned check's number to beat
+    enchantment: int = 0  # Kaernest: the one enchantment bonus to damage
+    circumstance: int = 0  # Kaernest: the GM's circumstance modifier to damage
+    element: str | None = None  # Kaernest: physical | energy | arcane
+    speed: int | None = None  # Kaernest: a GM-set speed instead of the weapon's
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -250,7 +260,16 @@ class System(Protocol[StateT, SheetT, HouseT]):
     # -- checks (`/check`) ---------------------------------------------------------------------------
     def check_stats(self, sheet: SheetT) -> tuple[str, ...]: ...
     def check(
-        self, sheet: SheetT, stat: str, difficulty: str | None, bonus: int, dice: DiceSource, house: HouseT
+        self,
+        sheet: SheetT,
+        stat: str,
+        difficulty: str | None,
+        bonus: int,
+        dice: DiceSource,
+        house: HouseT,
+        *,
+        state: StateT | None = None,  # in an encounter: the combatant ``cid``'s state applies (wounds)
+        cid: str | None = None,
     ) -> Outcome[SheetT]: ...
 
     # -- encounter state -----------------------------------------------------------------------------
@@ -298,7 +317,14 @@ class System(Protocol[StateT, SheetT, HouseT]):
         self, state: StateT, cid: str, amount: int, location: str | None, dice: DiceSource, house: HouseT
     ) -> Outcome[StateT]: ...
     def gm_heal(
-        self, state: StateT, cid: str, amount: int, dice: DiceSource, house: HouseT
+        self,
+        state: StateT,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseT,
+        *,
+        location: str | None = None,  # Nyra: the location healed; refused where health is not per location
     ) -> Outcome[StateT]: ...
     def gm_fields(self) -> tuple[str, ...]: ...
     def gm_set(
@@ -309,6 +335,18 @@ class System(Protocol[StateT, SheetT, HouseT]):
         self, state: StateT, cid: str, condition: str, remove: bool, house: HouseT
     ) -> Outcome[StateT]: ...
     def new_instance(self, state: StateT, house: HouseT) -> Outcome[StateT]: ...  # NotAllowed outside D6
+    def wounds(self, state: StateT, cid: str) -> tuple[str, ...]: ...  # numbered wounds with effects; ()
+    def set_wound_effect(
+        self, state: StateT, cid: str, wound: int, effect: str, house: HouseT
+    ) -> Outcome[StateT]: ...  # the GM writes a wound's effect (Kaernest); NotAllowed elsewhere
+    def spend_luck(
+        self, state: StateT, cid: str, house: HouseT, *, pledge: bool = True
+    ) -> Outcome[
+        StateT
+    ]: ...  # Luck added to the initiative roll still to come (Kaernest); NotAllowed elsewhere
+    def refresh_sheet(
+        self, state: StateT, cid: str, sheet: SheetT, house: HouseT
+    ) -> Outcome[StateT]: ...  # RULES.md §4: the character's current sheet reaches its combatant (turn start)
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: StateT) -> TrackerView: ...

@@ -75,3 +75,15 @@ class Outcome(Generic[S]):
 
 def dice_of(events: Iterable[Event]) -> tuple[Die, ...]:
     return tuple(d for e in events for d in e.all_dice)
+
+
+@dataclass(frozen=True)
+class SheetFieldKept(Event):
+    """A value the encounter settled that belongs on the combatant's character sheet from now on (RULES.md
+    §4: a Nyra Sequence is rolled once and written to the sheet). The shell writes it to the character with
+    ``System.set_sheet_field(sheet, field, value)``; a combatant without a character has nowhere to keep it."""
+
+    combatant: str
+    field: str
+    value: str
+    dice: tuple[Die, ...] = ()

@@ -95,3 +95,19 @@ def bonus_range(low: int, high: int, value: int) -> str:
 
 def not_yours(name: str) -> str:
     return f"**{clean(name, 64)}** is not your combatant; only its player (or a GM with `as`) acts for it."
+
+
+def gm_options_only(options: Sequence[str], system: str, *, check: bool = False) -> str:
+    """RULES.md §4: a bonus or circumstance modifier (and what the system keeps for its GM) is the GM's."""
+    named = ", ".join(f"`{o}`" for o in options)
+    ask = "who can roll the check with it" if check else "who can act for you with `as`"
+    return (
+        f"In {system} {named} {'is' if len(options) == 1 else 'are'} the GM's to give (RULES.md §4), not the "
+        f"player's; leave it out, or ask your GM, {ask}."
+    )
+
+
+def luck_title(name: str, off: bool) -> str:
+    if off:
+        return f"🍀 **{clean(name, 64)}** keeps its Luck out of its initiative roll."
+    return f"🍀 **{clean(name, 64)}** will add its Luck to its initiative roll."

@@ -8,7 +8,7 @@ middle of a number.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import discord
 from discord.utils import escape_markdown, escape_mentions
@@ -225,10 +225,35 @@ def numbers_need_gm() -> str:
     return "Only a GM can show NPC numbers; `/encounter status` without `numbers` shows the tracker."
 
 
-def undone(summaries: Sequence[str]) -> str:
+def undone(
+    summaries: Sequence[str],
+    tracker: TrackerView | None = None,
+    turn: TurnStatus | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """What was undone, then where that leaves the encounter: whose turn, and the tracker's notes (a D6
+    plan put back by undoing its lock-in says so: "plan: attack T")."""
     lines = [f"↩️ Undid {len(summaries)} change(s), newest first:"]
     lines += [f"• {clean(s, 200)}" for s in summaries]
+    if turn is not None and turn.actors:
+        who = (names or {}).get(turn.actors[0], turn.actors[0])
+        lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
+    for note in tracker.notes if tracker is not None else ():
+        shown = (
+            note.replace("plan:", "plan restored (not locked in):", 1) if note.startswith("plan:") else note
+        )
+        lines.append(f"• {clean(shown, 300)}")
     return fit("\n".join(lines))
+
+
+def new_instance(lines: Sequence[str]) -> str:
+    body = "\n".join(f"• {clean(line, 200)}" for line in lines)
+    return fit(f"🔄 A new instance begins (the heal pool is refilled; HP stay as they are):\n{body}")
+
+
+def instance_status(lines: Sequence[str]) -> str:
+    body = "\n".join(f"• {clean(line, 200)}" for line in lines)
+    return fit(f"{no_encounter()} The channel's instance, for the next one:\n{body}")
 
 
 def _round_word(system: str) -> str:

@@ -155,6 +155,18 @@ def _stale_reminders(err: e.StaleReminderSettings) -> str:
     return "The reminder settings changed at the same moment, so nothing was saved; try again."
 
 
+@describes(e.StaleInstance)
+def _stale_instance(err: e.StaleInstance) -> str:
+    return "This channel's instance changed at the same moment (another fight in it), so nothing was saved; try again."
+
+
+@describes(e.NoInstances)
+def _no_instances(err: e.NoInstances) -> str:
+    if err.system is None:
+        return encounters.no_system()
+    return "Instances belong to the D6 campaign: this channel's system carries nothing from one fight to the next."
+
+
 @describes(e.NotRunning)
 def _not_running(err: e.NotRunning) -> str:
     return encounters.not_running()

@@ -78,5 +78,6 @@ async def test_moving_while_engaged_without_leave_is_refused_naming_both_ways_ou
 async def test_nyra_ignores_leave_with_a_note(fray: Harness) -> None:
     await nyra_duel(fray)
     fray.script()
-    r = await ok(fray, fray.player, "move", cost=3, distance=2, leave=True)
+    # RULES.md §4: only a GM passes a Nyra move `cost`.
+    r = await ok(fray, fray.gm, "move", cost=3, distance=2, leave=True, **{"as": "Duelist 1"})
     assert "`leave` is for D6" in resolution(r)

@@ -104,10 +104,16 @@ async def d6_fight(
     pcs: list[tuple[str, Any]],
     npcs: list[tuple[str, Any]],
     init: list[int],
+    *,
+    lock_ends_turn: bool = False,
 ) -> None:
     """A D6 encounter: the player's PCs join in order, then the GM adds the NPCs (a sheet, or a template name
-    as ``("B", "bandit:2")`` for two copies); begun with the initiative dice ``init`` (entry order)."""
+    as ``("B", "bandit:2")`` for two copies); begun with the initiative dice ``init`` (entry order).
+    ``lock_ends_turn``: the house rule; off (a turn stays open after lock-in until `/turn end`) unless said,
+    the reading the older scenarios were written for."""
     await setup_gm(fray, "d6")
+    if not lock_ends_turn:
+        await ok(fray, fray.gm, "gm rules", rule="lock_ends_turn", value="off")
     d6 = get_system("d6")
     for name, sheet in pcs:
         await make_character(fray, fray.player, name, "d6", sheet)

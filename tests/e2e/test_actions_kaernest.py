@@ -83,12 +83,13 @@ async def test_an_active_defense_interrupts_and_the_attack_restarts(fray: Harnes
     fray.script()
     r = await ok(fray, fray.gm, "defend", stance="active")  # off its segment: a change of posture
     assert "**active**" in resolution(r) and not r.followups
-    with fray.script(3, 3, 4, 4):
+    # RULES.md §4: the active defense first (4 4); it interrupts, so the attack's dice are not drawn.
+    with fray.script(4, 4):
         r = await ok(fray, fray.player, "attack", target="Andretti", weapon="Sword, Short")
     text = resolution(r)
     assert "(interrupted)" in text and "restarts at 1:11" in text and "lands at **1:05**" in text, text
     assert "active defense target 10" in text
-    with fray.script(3, 3, 5, 5):
+    with fray.script(5, 5, 3, 3):  # the active defense (fails), then the attack
         r = await ok(fray, fray.owner, "move", cost=10, distance=12)
     text = resolution(r)
     assert "1:05" in text and "**hit**" in text and "earlier defenses" in text, text

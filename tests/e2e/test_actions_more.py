@@ -94,7 +94,8 @@ async def test_check_in_each_system(fray: Harness) -> None:
         fray, fray.player, "Izuki", "kaernest", fighter("Izuki", grace=6, skills={"Swords": 5})
     )
     with fray.script(3, 4):
-        r = await ok(fray, fray.player, "check", stat="Grace", character="Izuki", bonus=1)
+        # RULES.md §4: the bonus is the GM's to give (a GM may roll a player's character's check).
+        r = await ok(fray, fray.gm, "check", stat="Grace", character="Izuki", bonus=1)
     assert "Izuki" in r.content and "rolled 7" in r.content, r.content
     r = await fray.fd.invoke(fray.channel, fray.player, "check", stat="Grace", character="Izuki", bonus=500)
     assert r.ephemeral and "bonus" in r.content

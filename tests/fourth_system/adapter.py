@@ -86,7 +86,16 @@ class DuelSystem(BookHouseRules[HouseRules]):
         return ("skill",)
 
     def check(
-        self, sheet: Sheet, stat: str, difficulty: str | None, bonus: int, dice: DiceSource, house: HouseRules
+        self,
+        sheet: Sheet,
+        stat: str,
+        difficulty: str | None,
+        bonus: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        state: DuelState | None = None,
+        cid: str | None = None,
     ) -> Outcome[Sheet]:
         if (stat or "").strip().lower() != "skill":
             raise InvalidInput("A duel sheet has only `skill` to check.")
@@ -173,8 +182,17 @@ class DuelSystem(BookHouseRules[HouseRules]):
         return duel.change_hp(state, cid, -amount)
 
     def gm_heal(
-        self, state: DuelState, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: DuelState,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[DuelState]:
+        if location:
+            raise InvalidInput("A duel has no locations: leave out `location`.")
         return duel.change_hp(state, cid, amount)
 
     def gm_fields(self) -> tuple[str, ...]:
@@ -201,6 +219,24 @@ class DuelSystem(BookHouseRules[HouseRules]):
 
     def new_instance(self, state: DuelState, house: HouseRules) -> Outcome[DuelState]:
         raise NotAllowed("A duel has no heal-pool instances.")
+
+    def wounds(self, state: DuelState, cid: str) -> tuple[str, ...]:
+        return ()
+
+    def set_wound_effect(
+        self, state: DuelState, cid: str, wound: int, effect: str, house: HouseRules
+    ) -> Outcome[DuelState]:
+        raise NotAllowed("A duel has no wounds with effects of their own; use `/gm condition`.")
+
+    def spend_luck(
+        self, state: DuelState, cid: str, house: HouseRules, *, pledge: bool = True
+    ) -> Outcome[DuelState]:
+        raise NotAllowed("A duel has no Luck to add to initiative.")
+
+    def refresh_sheet(
+        self, state: DuelState, cid: str, sheet: Sheet, house: HouseRules
+    ) -> Outcome[DuelState]:
+        return Outcome(state, ())  # a duel sheet is its skill alone, copied at the start of the fight
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: DuelState) -> TrackerView:

@@ -132,12 +132,10 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await shot(page, screenshots, "06-d6-turn")
     assert "Bandit 1" in await resolution.inner_text()
 
-    # Ash presses End turn on Rook's announcement; the turn passes (a new announcement).
+    # With `lock` the turn ends by itself (RULES.md §4: a one-action turn is one command): it passes.
+    assert "Rook's turn ends" in await resolution.inner_text()
     entry, rooks = await announcement_for(page, "Rook")
-    before = await page.locator(".entry").count()
-    await entry.locator('[data-custom-id^="fray:end-turn:"]').click()
-    await page.wait_for_function(f"document.querySelectorAll('.entry').length > {before}", timeout=STEP)
-    await last_message(page, "ended the turn")
+    assert not rooks
     await shot(page, screenshots, "07-end-turn")
 
     # Status: the tracker, privately (only Ash sees it).

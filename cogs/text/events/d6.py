@@ -9,14 +9,18 @@ from cogs.text.events.registry import Names, renders
 from rules.systems.d6.events import (
     ActionDeclared,
     AttackRolled,
+    CarriedIn,
     DamageApplied,
     DamageRolled,
     DeathSave,
+    DeathSaveOwed,
+    DeathSaveSkipped,
     DefenseOverwhelmed,
     DefenseTaken,
     Died,
     Disengaged,
     FieldSet,
+    FreeActionTaken,
     FreeAttackOwed,
     GrappleEnded,
     GrapplePenaltyOwed,
@@ -147,13 +151,25 @@ def attack_rolled(e: AttackRolled, n: Names) -> str:
     line = (
         f"⚔️ {who(n, e.attacker)} attacks {who(n, e.target)} with {clean(e.weapon, 30)}"
         + (" (called shot)" if e.called else "")
+        + (" (flank/backstab)" if e.flank else "")
         + f": {code_text(e.code)}{_mods(e.mods)} = {e.total} vs save {e.save} ({clean(e.save_source, 30)}"
         + (f": {save_parts}" if save_parts else "")
         + f") → {verdict}{pool_rule(e.roll)}"
     )
     if e.critical:
         line += f"; **critical** (stage {e.crit_stage})"
+    if e.hit:
+        line += "; " + crit_terms(e)
     return with_dice(line, e)
+
+
+def crit_terms(e: AttackRolled) -> str:
+    """The critical's threshold and how it was reached: ``crit at ≥ 10 (save 10 × 100 %, …, stage +2: …)``."""
+    parts = mods_text(e.crit_parts)
+    return (
+        f"crit at ≥ {e.crit_threshold} (save {e.save} × {e.crit_percent:g} %, {e.crit_column} % column, "
+        f"stage {signed(e.crit_stage)}{': ' + parts if parts else ''})"
+    )
 
 
 @renders(DefenseTaken)
@@ -287,7 +303,7 @@ def grapple_thrown(e: GrappleThrown, n: Names) -> str:
     capped = " (capped)" if e.capped else ""
     return with_dice(
         f"🌀 {who(n, e.thrower)} throws {who(n, e.thrown)}{storeys}{into}: {e.dice_count}D{capped} "
-        f"rolled {e.rolled} → **{e.amount}** damage",
+        f"rolled {e.rolled} → **{e.amount}** damage{pool_rule(e.roll)}",
         e,
     )
 
@@ -309,7 +325,7 @@ def pin_broken(e: PinBroken, n: Names) -> str:
 def taken_down(e: TakenDown, n: Names) -> str:
     return with_dice(
         f"⬇️ {who(n, e.leader)} takes {who(n, e.target)} down ({clean(e.mode, 30)}): rolled "
-        f"{e.rolled} {signed(e.modifier)} → **{e.amount}**; counter {e.counter}",
+        f"{e.rolled} {signed(e.modifier)} → **{e.amount}**; counter {e.counter}{pool_rule(e.roll)}",
         e,
     )
 
@@ -376,3 +392,31 @@ def turn_ended(e: TurnEnded, n: Names) -> str:
 @renders(TurnStarted)
 def turn_started(e: TurnStarted, n: Names) -> str:
     return f"▶️ Round {e.round}: {who(n, e.who)}'s turn"
+
+
+@renders(DeathSaveOwed)
+def death_save_owed(e: DeathSaveOwed, n: Names) -> str:
+    malus = f" at −{e.malus}D (bleeding out)" if e.malus else ""
+    return f"💀 {who(n, e.who)} is in Last Gasp: turn {e.turn} owes its Death Save{malus} (`/deathsave`)"
+
+
+@renders(DeathSaveSkipped)
+def death_save_skipped(e: DeathSaveSkipped, n: Names) -> str:
+    return f"⏭️ The {clean(e.by, 20)} skips {who(n, e.who)}'s Death Save; Last Gasp turn {e.turn} still counts"
+
+
+@renders(FreeActionTaken)
+def free_action_taken(e: FreeActionTaken, n: Names) -> str:
+    return f"💬 {who(n, e.who)}: {clean(e.what, 80)} (free action)"
+
+
+@renders(CarriedIn)
+def carried_in(e: CarriedIn, n: Names) -> str:
+    if e.dead:
+        state = "dead"
+    elif e.last_gasp_round is not None:
+        down = "stabilised" if e.stabilised else f"Last Gasp turn {e.last_gasp_round}"
+        state = f"{down}, stored healing {e.stored_healing}"
+    else:
+        state = "up"
+    return f"🧭 {who(n, e.who)} enters as instance {e.instance} left them: HP {e.hp}/{e.hp_max}, {state}"

@@ -9,6 +9,7 @@ from rules.systems.kaernest.events import (
     ActionCancelled,
     ActionDeclared,
     ActionResolved,
+    ActiveDefenseRolled,
     AttackInterrupted,
     AttackResolved,
     CheckRolled,
@@ -23,8 +24,12 @@ from rules.systems.kaernest.events import (
     DamageTaken,
     InitiativeRolled,
     InitiativeSet,
+    InitiativeTied,
+    LuckPledged,
+    LuckSpent,
     PostureChanged,
     SegmentSet,
+    SheetRefreshed,
     Waited,
     WoundEffectSet,
 )
@@ -41,7 +46,8 @@ def action_declared(e: ActionDeclared, n: Names) -> str:
         grip = f", {e.grip}h" if e.grip else ""
         dtype = f", {e.damage_type}" if e.damage_type else ""
         called = f", called shot at {clean(e.called_location, 30)}" if e.called_location else ""
-        what = f"an attack on {who(n, e.target)} ({clean(e.weapon or '', 30)}{grip}{dtype}{called})"
+        element = f", {clean(e.element, 20)}" if e.element and e.element != "physical" else ""
+        what = f"an attack on {who(n, e.target)} ({clean(e.weapon or '', 30)}{grip}{dtype}{element}{called})"
     mods = mods_text(e.speed_modifiers)
     return (
         f"📣 {who(n, e.combatant)} declares {what} at {at(e.minute, e.segment)}: speed {e.speed}"
@@ -62,14 +68,25 @@ def attack_resolved(e: AttackResolved, n: Names) -> str:
         f"target {e.target} ({mods_text(e.modifiers) or 'no modifiers'}; defense {e.defense} "
         f"{clean(e.defense_posture, 20)}), rolled {e.total} → {verdict} (margin {e.margin})"
     )
+    if e.element != "physical":
+        line += f"; a {clean(e.element, 20)} attack"
     ad = e.active_defense
-    if ad is not None:
-        line += f"; active defense target {ad.target} ({mods_text(ad.modifiers)}), rolled {ad.total}: " + (
-            "success" if ad.success else "failure"
-        )
+    if ad is not None:  # its roll has its own line (ActiveDefenseRolled), drawn before this one
+        line += "; after a failed active defense" if not ad.success else "; the active defense succeeded"
     if e.interrupted:
         line += " (interrupted)"
     return with_dice(line, e)
+
+
+@renders(ActiveDefenseRolled)
+def active_defense_rolled(e: ActiveDefenseRolled, n: Names) -> str:
+    verdict = "success (interrupted)" if e.success else "failure: the passive defense stands"
+    return with_dice(
+        f"🛡️ {at(e.minute, e.segment)} {who(n, e.defender)}'s active defense against {who(n, e.attacker)}: "
+        f"active defense target {e.target} ({mods_text(e.modifiers)}), rolled {e.total} → **{verdict}** "
+        f"(margin {e.margin})",
+        e,
+    )
 
 
 @renders(AttackInterrupted)
@@ -215,3 +232,36 @@ def condition_changed(e: ConditionChanged, n: Names) -> str:
 def wound_effect_set(e: WoundEffectSet, n: Names) -> str:
     where = f" ({clean(e.location, 30)})" if e.location else ""
     return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where}: {clean(e.effect, 100) or 'no effect'}"
+
+
+@renders(InitiativeTied)
+def initiative_tied(e: InitiativeTied, n: Names) -> str:
+    order = ", ".join(who(n, c) for c in e.combatants)
+    if any(e.rolloffs):
+        rolls = "; ".join(
+            f"{who(n, c)} Instinct {i}" + (f" roll-off {' '.join(str(v) for v in r)}" if r else "")
+            for c, i, r in zip(e.combatants, e.instincts, e.rolloffs, strict=False)
+        )
+        rule = f"higher Instinct, then a d12 roll-off kept for the fight ({rolls})"
+    else:
+        rule = "higher Instinct (" + ", ".join(str(i) for i in e.instincts) + ")"
+    return with_dice(f"⚖️ Tied at initiative {e.initiative}: {order}, by {rule}", e)
+
+
+@renders(LuckSpent)
+def luck_spent(e: LuckSpent, n: Names) -> str:
+    return f"🍀 {who(n, e.combatant)} spends Luck {e.luck} on initiative (used up for this fight)"
+
+
+@renders(LuckPledged)
+def luck_pledged(e: LuckPledged, n: Names) -> str:
+    if e.pledged:
+        return f"🍀 {who(n, e.combatant)} will add Luck {e.luck} to its initiative roll"
+    return f"🍀 {who(n, e.combatant)} will not add its Luck to its initiative roll"
+
+
+@renders(SheetRefreshed)
+def sheet_refreshed(e: SheetRefreshed, n: Names) -> str:
+    return f"📝 {who(n, e.combatant)} fights with its edited sheet: " + "; ".join(
+        clean(c, 60) for c in e.changes[:12]
+    )

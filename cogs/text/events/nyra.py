@@ -20,6 +20,7 @@ from rules.systems.nyra.events import (
     OrderSet,
     PhaseStarted,
     SequenceRolled,
+    SheetRefreshed,
     StanceSet,
     StrikeDeclared,
     StrikeResolved,
@@ -193,3 +194,10 @@ def field_set(e: FieldSet, n: Names) -> str:
 @renders(CheckMade)
 def check_made(e: CheckMade, n: Names) -> str:
     return f"🎲 {clean(e.character, 64)}: {check_text(e.check)}"
+
+
+@renders(SheetRefreshed)
+def sheet_refreshed(e: SheetRefreshed, n: Names) -> str:
+    return f"📝 {who(n, e.combatant)} fights with its edited sheet: " + "; ".join(
+        clean(c, 60) for c in e.changes[:12]
+    )

@@ -11,7 +11,9 @@ modules) and builds the views. The readings this adapter had to choose, because 
   ``gm_next``. A PC in Last Gasp holds its turn: it owes the Death Save.
 - ``end_turn``/``gm_next``: the core ``end_turn`` (an unlocked plan is dropped, out, dead and stabilised
   combatants are passed over, a new round applies rerolled or GM-set initiatives); a combatant added after
-  ``begin`` rolls its initiative when the round ends and joins the next one (``gm.advance``).
+  ``begin`` rolls its initiative when the round ends and joins the next one (``gm.advance``). A Last Gasp
+  turn whose Death Save is still owed cannot end, unless a GM moves on (``gm_next``; the shell uses it
+  for a GM's `/turn end as`): the save is skipped and the turn still counts (RULES.md §4).
 - ``check``: attribute, or skill on its attribute, as a pool with the Wild Die; ``difficulty`` is an optional
   target number that the total must **beat** (a tie fails, as a tie goes to the defender in an attack).
   The outcome's state is the sheet, unchanged.
@@ -41,7 +43,7 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.systems.d6 import checks, gm, tables
+from rules.systems.d6 import checks, gm, instance, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
@@ -105,6 +107,7 @@ def _action_text(state: D6State, a: PlannedAction) -> str:
     if k == "attack":
         text = f"attack {name(a.target)}" + (f" with {a.weapon}" if a.weapon else "")
         text += " (called shot)" if a.called else ""
+        text += " (flank)" if a.backstab else ""
     elif k == "defend":
         text = f"total {a.stance}" if a.total else a.stance
     elif k == "grapple":
@@ -114,7 +117,9 @@ def _action_text(state: D6State, a: PlannedAction) -> str:
     elif k == "move":
         text = f"move {a.distance}" + (", leaving melee" if a.leave_melee else "")
     elif k == "check":
-        text = f"check {a.stat}"
+        text = f"check {a.stat}" + (f" ({a.note})" if a.note else "")
+    elif k == "stealth" and a.of_move:
+        text = "the move's stealth check"
     elif k == "death_save":
         text = f"Death Save ({a.stat})"
     elif k == "free":
@@ -285,6 +290,9 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         bonus: int,
         dice: DiceSource,
         house: HouseRules,
+        *,
+        state: D6State | None = None,  # D6 checks read nothing from the encounter
+        cid: str | None = None,
     ) -> Outcome[Sheet]:
         """A pool roll of the attribute (a skill adds its dice to its attribute) + ``bonus``; with a
         ``difficulty`` the total must beat it (higher; a tie fails)."""
@@ -395,7 +403,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
     def gm_next(self, state: D6State, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
         if state.round == 0 or state.current is None:
             raise NotAllowed("No turn to move on from: begin the fight first (`/encounter begin`).")
-        return gm.advance(state, state.current, dice, house)
+        return gm.advance(state, state.current, dice, house, skip_death_save=True)
 
     # -- GM tools ------------------------------------------------------------------------------------
     def damage_locations(self, state: D6State, cid: str) -> tuple[str, ...]:
@@ -416,8 +424,17 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         return gm.gm_damage(state, cid, amount, house)
 
     def gm_heal(
-        self, state: D6State, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: D6State,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[D6State]:
+        if location:
+            raise InvalidInput("D6 HP are not kept per location: leave out `location`.")
         return gm.gm_heal(state, cid, amount)
 
     def gm_fields(self) -> tuple[str, ...]:
@@ -444,6 +461,67 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
 
     def new_instance(self, state: D6State, house: HouseRules) -> Outcome[D6State]:
         return gm.new_instance(state)
+
+    # -- instances: what the party carries from one encounter to the next (``instance.py``) -----------
+    def instance_record(
+        self, stored: Mapping[str, Any] | None, state: D6State, keys: Mapping[str, str]
+    ) -> dict[str, Any]:
+        """The channel's instance after ``state`` (``keys``: combatant id → character key), stored form."""
+        return instance.record(self._instance(stored), state, keys).to_dict()
+
+    def instance_resume(self, state: D6State, stored: Mapping[str, Any] | None) -> D6State:
+        """A new encounter's state continuing the channel's instance (its heal pool and number)."""
+        return instance.resume(state, self._instance(stored))
+
+    def instance_enter(
+        self, state: D6State, cid: str, stored: Mapping[str, Any] | None, key: str
+    ) -> Outcome[D6State]:
+        """A PC that just joined takes up HP and Last Gasp state where the instance left that character."""
+        return instance.enter(state, cid, self._instance(stored).carried(key))
+
+    def instance_next(self, stored: Mapping[str, Any] | None) -> tuple[dict[str, Any], tuple[str, ...]]:
+        """`/gm instance` between encounters: the next instance (stored form) and what to say about it."""
+        after = instance.next_instance(self._instance(stored))
+        return after.to_dict(), self.instance_lines(after.to_dict())
+
+    def instance_lines(self, stored: Mapping[str, Any] | None) -> tuple[str, ...]:
+        """The instance for `/encounter status` between fights: number, heal pool, the party's carried state."""
+        inst = self._instance(stored)
+        pool = inst.heal_pool
+        head = (
+            f"instance {inst.number}: heal pool {pool.remaining} of {pool.capacity} left ({pool.uses} used)"
+        )
+        return (head, *(c.describe() for _, c in inst.party))
+
+    @staticmethod
+    def _instance(stored: Mapping[str, Any] | None) -> instance.Instance:
+        return instance.Instance.from_dict(stored) if stored else instance.Instance()
+
+    def wounds(self, state: D6State, cid: str) -> tuple[str, ...]:
+        return ()
+
+    def set_wound_effect(
+        self, state: D6State, cid: str, wound: int, effect: str, house: HouseRules
+    ) -> Outcome[D6State]:
+        raise NotAllowed("The D6 campaign has no wounds with effects of their own; use `/gm condition`.")
+
+    def spend_luck(
+        self, state: D6State, cid: str, house: HouseRules, *, pledge: bool = True
+    ) -> Outcome[D6State]:
+        raise NotAllowed("The D6 campaign has no Luck to add to initiative.")
+
+    def refresh_sheet(self, state: D6State, cid: str, sheet: Sheet, house: HouseRules) -> Outcome[D6State]:
+        """RULES.md §4: the character's current sheet reaches its combatant (the name it fights under and
+        everything the fight changed, HP included, stay)."""
+        combatant = state.get(cid)
+        fresh = dataclasses.replace(sheet, name=combatant.sheet.name)
+        if fresh == combatant.sheet:
+            return Outcome(state, ())
+        updated = dataclasses.replace(combatant, sheet=fresh)
+        state = dataclasses.replace(
+            state, combatants=tuple(updated if c.id == cid else c for c in state.combatants)
+        )
+        return Outcome(state, (Note(f"{combatant.name} fights with its edited sheet from now on."),))
 
     # -- reading -------------------------------------------------------------------------------------
     def tracker(self, state: D6State) -> TrackerView:

@@ -17,11 +17,12 @@ The flow (RULES.md §3 "Turn"; COMMANDS.md "Turns and actions"):
 - **lockin** resolves the declared plan in order, each roll with the turn's penalty (core ``lock_in``: an
   action that became impossible on the way, e.g. its target fell, is skipped with a note). The events: a
   ``Note`` with the plan, the core ``TurnLocked`` and every resolution, a ``Note`` with the heals left when
-  the plan healed, and a closing ``Note`` saying how the turn goes on. **The turn does not end by itself**:
-  the core never ends it at lock-in; the plan stays locked (nothing more can be declared, ``allowed_actions``
-  is empty) and the player ends it with `/turn end` (or the GM with `/gm next`). When the actor can take no
-  more turns after its own lock-in (a Death Save that bled it out), ``turn()`` turns idle and the GM moves on
-  with `/gm next`; the closing ``Note`` says which.
+  the plan healed, and a closing ``Note`` saying how the turn goes on. **The turn then ends** (RULES.md §4,
+  core ``ends_at_lock``; the next turn's events follow) unless the house rule ``lock_ends_turn`` is off or
+  a Death Save is still owed: then the plan stays locked (nothing more can be declared,
+  ``allowed_actions`` is empty) and the player ends it with `/turn end` (or the GM with `/gm next`). When
+  the actor can take no more turns after its own lock-in (a Death Save that bled it out), ``turn()`` turns
+  idle and the GM moves on with `/gm next`; the closing ``Note`` says which.
 - **reroll** (`/initiative reroll`) takes the whole turn: refused when anything else is declared, else
   declared and resolved at once (the new total counts from the next round).
 - **deathsave** is the only action of a character in Last Gasp (every other kind is refused with a sentence
@@ -41,8 +42,9 @@ Per kind:
 - ``defend``: ``stance`` block/parry/dodge or total-block/total-parry/total-dodge; block needs a shield, parry
   a melee weapon or unarmed training; ``bonus`` flat. Total defense only as the turn's one action (core).
 - ``grapple``: ``grapple`` start/contest/throw/pin/takedown/release against ``target``, checked against the
-  counter **as it is now** (a plan cannot count on an earlier planned contest reaching 3): a move not allowed
-  now is refused naming the moves allowed against that target. Start: no grapple yet and the target is up.
+  counter **as the plan will leave it at best** (RULES.md §4, ``grapple.planned_grapple``: a contest then a
+  throw is accepted when the contest could reach 3; the throw is refused at resolution, with a note, if it
+  did not): a move not allowed is refused naming the moves allowed against that target. Start: no grapple yet and the target is up.
   Contest: in the grapple and not pinned. Throw/pin/take-down: the counter at 3 in the actor's favour (pin
   once). Release: not behind. ``storeys`` (0 to 100) and ``into`` (``wall``, ``object`` or a combatant id,
   not the two grapplers) go with a throw; ``bonus`` is the GM's environment modifier of a take-down.
@@ -63,6 +65,12 @@ Per kind:
   nothing in the plan counts as engaged (``stealth`` may follow). ``cost`` is Nyra's: ignored.
 - ``disengage``: ``target`` = the enemy, one the actor is engaged with, once per plan.
 - ``stealth``: ``light`` dim/normal/daylight (default normal); refused while engaged or grappling (as ``move``).
+  A ``move`` while hidden gets its new stealth check declared right after it (core ``declare``; ``light``
+  on the move is its light).
+- ``check`` (`/check` on the actor's turn): ``stat`` an attribute or a skill of the sheet, ``difficulty`` an
+  optional number to beat, ``note`` what it is for; it counts toward the multi-action penalty.
+- ``free``: ``note`` names the free action (a shout); within the sheet's free actions it does not count.
+- ``attack`` with ``flank``: the backstab flag (+2 critical stage, overwhelms a parry), shown in the plan.
 
 Options a kind does not use are ignored with a ``Note`` saying so (never silently).
 
@@ -89,22 +97,27 @@ from rules.events import Event, Note, Outcome
 from rules.systems.d6 import gm
 from rules.systems.d6.attack import pick_weapon
 from rules.systems.d6.defense import parse_stance
-from rules.systems.d6.grapple import GRAPPLE_MOVES
+from rules.systems.d6.grapple import GRAPPLE_MOVES, planned_grapple
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.last_gasp import DEATH_SAVE_STATS
+from rules.systems.d6.sheet import ATTRIBUTES
 from rules.systems.d6.state import Combatant, D6State, PlannedAction
 from rules.systems.d6.stealth import LIGHT_MOD
-from rules.systems.d6.turn import declare, lock_in, multi_action_penalty
+from rules.systems.d6.turn import declare, ends_at_lock, lock_in, multi_action_penalty
 
 DECLARED: tuple[str, ...] = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealth")
+# Beyond the shared action commands: a check and a named free action plan into the turn too (RULES.md §4).
+D6_KINDS: tuple[str, ...] = (*ACTION_KINDS, "check", "free")
+MAX_NOTE = 80
+MAX_DIFFICULTY = 1000
 STANCE_CHOICES: tuple[str, ...] = ("block", "parry", "dodge", "total-block", "total-parry", "total-dodge")
 INTO_FIXED: tuple[str, ...] = ("wall", "object")
 LIGHTS: tuple[str, ...] = ("dim", "normal", "daylight")
 MAX_BONUS = 100
 MAX_STOREYS = 100
 
-_KINDS = {k.replace("_", ""): k for k in ACTION_KINDS} | {
+_KINDS = {k.replace("_", ""): k for k in D6_KINDS} | {
     "deathsave": "deathsave",
     "initiativereroll": "reroll",
     "rerollinitiative": "reroll",
@@ -112,14 +125,16 @@ _KINDS = {k.replace("_", ""): k for k in ACTION_KINDS} | {
 
 # The options each kind reads (``target`` and the rest); anything else given is ignored with a note.
 _USED: dict[str, tuple[str, ...]] = {
-    "attack": ("target", "weapon", "aim", "bonus"),
+    "attack": ("target", "weapon", "aim", "bonus", "flank"),
     "defend": ("stance", "bonus"),
     "grapple": ("grapple", "target", "storeys", "into", "bonus"),
     "heal": ("target", "bonus"),
     "deathsave": ("stat",),
-    "move": ("distance", "leave"),
+    "move": ("distance", "leave", "light"),
     "disengage": ("target",),
     "stealth": ("light", "bonus"),
+    "check": ("stat", "difficulty", "bonus", "note"),
+    "free": ("note",),
     "reroll": (),
     "lockin": (),
 }
@@ -129,7 +144,7 @@ _OPTION_NAMES = {"damage_type": "type", "grapple": "action", "stat": "with"}
 def _kind(text: str | None) -> str:
     key = "".join((text or "").split()).lower().replace("-", "").replace("_", "")
     if key not in _KINDS:
-        raise InvalidInput(f"Unknown action `{text}`. Actions: {', '.join(ACTION_KINDS)}.")
+        raise InvalidInput(f"Unknown action `{text}`. Actions: {', '.join(D6_KINDS)}.")
     return _KINDS[key]
 
 
@@ -194,44 +209,56 @@ def _names(state: D6State, ids: list[str]) -> str:
 
 # -- grapple moves -------------------------------------------------------------------------------------
 def grapple_moves(state: D6State, actor: str, target: str) -> tuple[str, ...]:
-    """The grapple moves ``actor`` may make against ``target`` now (the counter as it is)."""
+    """The grapple moves ``actor`` may declare against ``target`` now: the counter as the plan declared so
+    far can leave it at best (a contest then a throw is accepted when the contest could reach 3)."""
     a, t = state.get(actor), state.get(target)
     if actor == target or not a.can_act or t.status == "dead":
         return ()
     g = state.grapple(actor, target)
-    if g is None:
-        return ("start",) if t.can_act else ()
-    if g.pinned_id() == actor:
+    if g is not None and g.pinned_id() == actor:
         return ()
-    toward = g.toward(actor)
+    best = planned_grapple(state, actor, target, _planned_by(state, actor))
+    if best.counter is None:
+        return ("start",) if t.can_act else ()
     moves = {"contest"}
-    if toward >= 3:
-        moves |= {"throw", "takedown"} | (set() if g.pinned else {"pin"})
-    if toward >= 0:
+    if best.counter >= 3:
+        moves |= {"throw", "takedown"} | (set() if best.pinned else {"pin"})
+    if best.counter >= 0:
         moves.add("release")
     return tuple(m for m in GRAPPLE_MOVES if m in moves)
+
+
+def _planned_by(state: D6State, actor: str) -> tuple[PlannedAction, ...]:
+    plan = state.plan
+    return plan.actions if plan is not None and plan.actor == actor else ()
 
 
 def _grapple_refusal(state: D6State, actor: str, target: str, move: str) -> str:
     a, t = state.get(actor), state.get(target)
     g = state.grapple(actor, target)
+    best = planned_grapple(state, actor, target, _planned_by(state, actor))
+    now = g.toward(actor) if g is not None else None
+    at_best = "" if best.counter == now else f", {best.counter} at best after the planned moves"
     if t.status == "dead":
         why = f"{t.name} is dead"
-    elif g is None:
-        why = f"{a.name} is not grappling {t.name}" if t.can_act else f"{t.name} is down"
-    elif g.pinned_id() == actor:
+    elif g is not None and g.pinned_id() == actor:
         why = (
             f"{a.name} is pinned by {t.name}: it cannot contest or let go, only attack {t.name} to break "
             f"free (damage adding up to a quarter of {t.name}'s max HP)"
         )
+    elif best.counter is None and g is not None:
+        why = f"the plan already ends the grapple of {a.name} and {t.name}"
+    elif best.counter is None:
+        why = f"{a.name} is not grappling {t.name}" if t.can_act else f"{t.name} is down"
     elif move == "start":
-        why = f"{a.name} and {t.name} are already grappling"
+        why = f"{a.name} and {t.name} are already grappling" + (" (planned)" if g is None else "")
     elif move == "release":
-        why = f"{a.name} is behind in this grapple (counter {g.toward(actor)}) and must contest to get free"
-    elif move == "pin" and g.pinned:
+        why = f"{a.name} is behind in this grapple (counter {best.counter}{' at best' if at_best else ''}) and must contest to get free"
+    elif move == "pin" and best.pinned:
         why = f"{t.name} is already pinned"
     else:
-        why = f"a {move} needs the grapple counter at 3 in {a.name}'s favour (it is {g.toward(actor)})"
+        shown = "not yet begun" if now is None else f"it is {now}"
+        why = f"a {move} needs the grapple counter at 3 in {a.name}'s favour ({shown}{at_best})"
     allowed = grapple_moves(state, actor, target)
     tail = f"Allowed now: {', '.join(allowed)}." if allowed else f"No grapple move against {t.name} now."
     return f"{a.name} cannot {move} {t.name}: {why}. {tail}"
@@ -252,6 +279,8 @@ def describe(state: D6State, a: PlannedAction) -> str:
         text = f"attack {_name(state, a.target)} with {a.weapon or 'the first weapon'}"
         if a.called:
             text += f" (called shot{': ' + a.note if a.note else ''})"
+        if a.backstab:
+            text += " (flank/backstab)"
     elif k == "defend":
         text = f"total {a.stance}" if a.total else a.stance
     elif k == "grapple":
@@ -266,6 +295,14 @@ def describe(state: D6State, a: PlannedAction) -> str:
         text = f"move {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
     elif k == "stealth":
         text = f"stealth ({a.light} light)"
+        if a.of_move:
+            text = f"the move's new stealth check ({a.light} light, part of the move)"
+    elif k == "check":
+        text = f"check {a.stat}" + (f" ({a.note})" if a.note else "")
+        if a.difficulty is not None:
+            text += f" to beat {a.difficulty}"
+    elif k == "free":
+        text = a.note or "free action"
     elif k == "death_save":
         text = f"Death Save ({a.stat})"
     else:
@@ -330,6 +367,9 @@ def _unused_notes(kind: str, action: Action) -> list[Event]:
         "cost": action.cost is not None,
         "light": bool((action.light or "").strip()),
         "leave": bool(action.leave),
+        "flank": bool(action.flank),
+        "note": bool((action.note or "").strip()),
+        "difficulty": bool((action.difficulty or "").strip()),
     }
     label = "/initiative reroll" if kind == "reroll" else f"/{kind}"
     return [
@@ -352,7 +392,13 @@ def _attack(state: D6State, c: Combatant, action: Action) -> PlannedAction:
     weapon = pick_weapon(c.sheet, (action.weapon or "").strip())  # InvalidInput naming the weapons
     aim = (action.aim or "").strip()
     return PlannedAction(
-        "attack", target=t.id, weapon=weapon.name, called=bool(aim), bonus=_bonus(action), note=aim
+        "attack",
+        target=t.id,
+        weapon=weapon.name,
+        called=bool(aim),
+        backstab=bool(action.flank),
+        bonus=_bonus(action),
+        note=aim,
     )
 
 
@@ -456,7 +502,10 @@ def _move(state: D6State, c: Combatant, action: Action) -> PlannedAction:
                 "first (one action per enemy), or leave melee without disengaging with `/move leave:True` "
                 "(each of them gets a free attack)."
             )
-    return PlannedAction("move", distance=action.distance, leave_melee=leave)
+    light = (action.light or "normal").strip().lower()
+    if light not in LIGHT_MOD:
+        raise InvalidInput(f"Light is one of {', '.join(LIGHTS)}.")
+    return PlannedAction("move", distance=action.distance, leave_melee=leave, light=light)
 
 
 def _leave_notes(state: D6State, c: Combatant, action: Action, planned: PlannedAction) -> list[Event]:
@@ -508,6 +557,45 @@ def _stealth(state: D6State, c: Combatant, action: Action) -> PlannedAction:
     return PlannedAction("stealth", light=light, bonus=_bonus(action))
 
 
+def _note(action: Action, what: str) -> str:
+    note = " ".join((action.note or "").split())
+    if len(note) > MAX_NOTE:
+        raise InvalidInput(f"Say {what} in at most {MAX_NOTE} characters.")
+    return note
+
+
+def _check(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    stat = (action.stat or "").strip().lower()
+    stats = (*ATTRIBUTES, *(s.name for s in c.sheet.skills))
+    if stat not in stats:
+        raise InvalidInput(
+            f"Name what {c.name} rolls (`stat`): one of {', '.join(stats)}."
+            if not stat
+            else f"`{action.stat}` is not an attribute or skill of {c.name}. Choose one of: {', '.join(stats)}."
+        )
+    difficulty = None
+    text = (action.difficulty or "").strip()
+    if text:
+        try:
+            difficulty = int(text)
+        except ValueError:
+            raise InvalidInput(
+                f"A D6 difficulty is a target number to beat (0 to {MAX_DIFFICULTY}), not `{text}`."
+            ) from None
+        if not 0 <= difficulty <= MAX_DIFFICULTY:
+            raise InvalidInput(f"A D6 difficulty is from 0 to {MAX_DIFFICULTY}, not {difficulty}.")
+    return PlannedAction(
+        "check", stat=stat, bonus=_bonus(action), difficulty=difficulty, note=_note(action, "what it is for")
+    )
+
+
+def _free(state: D6State, c: Combatant, action: Action) -> PlannedAction:
+    note = _note(action, "the free action")
+    if not note:
+        raise InvalidInput(f"Name {c.name}'s free action (`note`, e.g. `shout a warning`).")
+    return PlannedAction("free", note=note)
+
+
 def _death_save_stat(c: Combatant, action: Action) -> str:
     stat = (action.stat or "").strip().lower()
     if not stat:
@@ -525,6 +613,8 @@ _BUILDERS = {
     "move": _move,
     "disengage": _disengage,
     "stealth": _stealth,
+    "check": _check,
+    "free": _free,
 }
 
 
@@ -601,10 +691,15 @@ class D6Actions:
                     f"Heal pool: {pool.remaining} of {pool.capacity} left this instance (instance {after.instance})."
                 )
             )
-        if _turn_actor(after) == c.id:
-            events.append(Note(f"{c.name}'s turn is locked in; end it with `/turn end`."))
-        else:
+        if _turn_actor(after) != c.id:
             events.append(Note(f"{c.name} can take no more turns now; the GM moves on with `/gm next`."))
+        elif ends_at_lock(after, c.id, house):
+            events.append(Note(f"{c.name}'s turn is done."))
+            ended = gm.advance(after, c.id, dice, house)
+            after = ended.state
+            events.extend(ended.events)
+        else:
+            events.append(Note(f"{c.name}'s turn is locked in; end it with `/turn end`."))
         return Outcome(after, tuple(events))
 
     # -- choices -------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 The to-hit roll is the weapon's attribute + the weapon's skill dice, minus the turn's multi-action dice,
 −2D when dual wielding untrained, plus bonuses. It hits when it is **higher** than the save (tie: the
-defender). A called shot adds the house bonus to the save. A roll in a block's band hits the shield
+defender). A called shot adds the house bonus to the save. ``backstab`` is the attacker's flank/backstab flag (RULES.md
+§3 "Other", §4): +2 critical stage (the stealth stage, not added twice) and it overwhelms a parry (save 8).
+A roll in a block's band hits the shield
 (a ``ShieldHit`` event for the GM's damage check). Critical: a hit reaching the threshold. Draw order: the
 attack roll, then damage (not drawn after a miss). An attack from hiding counts as from stealth (+2 stage)
 and reveals the attacker. A pinned attacker may only attack its pinner; damage dealt to the pinner that adds
@@ -132,7 +134,9 @@ def attack(
             save.parts,
             stage.parts,
             result.roll,
-            result.roll.dice,
+            flank=backstab,
+            crit_column=col,
+            dice=result.roll.dice,
         )
     ]
     if shield:

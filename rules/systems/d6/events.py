@@ -105,6 +105,16 @@ class TurnLocked(Event):
 
 
 @dataclass(frozen=True)
+class FreeActionTaken(Event):
+    """A named free action of the plan (a shout): nothing to roll; the plan's ``TurnLocked`` says whether
+    free actions beyond the allowance counted."""
+
+    who: str
+    what: str
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
 class TurnStarted(Event):
     who: str
     round: int
@@ -154,6 +164,10 @@ class DefenseOverwhelmed(Event):
 
 @dataclass(frozen=True)
 class AttackRolled(Event):
+    """A to-hit roll against the save. The critical's terms: ``crit_threshold`` = ⌈``save`` ×
+    ``crit_percent`` / 100⌉, the percent being stage ``crit_stage`` of column ``crit_column``, the stage the
+    clamped sum of ``crit_parts``; a hit whose ``total`` reaches the threshold is ``critical``."""
+
     attacker: str
     target: str
     weapon: str
@@ -172,6 +186,8 @@ class AttackRolled(Event):
     save_parts: tuple[Mod, ...] = ()
     crit_parts: tuple[Mod, ...] = ()
     roll: PoolRoll | None = None
+    flank: bool = False  # the attacker's flank/backstab flag (RULES.md §4)
+    crit_column: int = 200  # the critical table's column: 200 %, or 300 % for two-handed and ranged
     dice: tuple[Die, ...] = ()
 
 
@@ -290,6 +306,42 @@ class DeathSave(Event):
 
 
 @dataclass(frozen=True)
+class DeathSaveSkipped(Event):
+    """The GM let ``who``'s owed Death Save go; Last Gasp turn ``turn`` still counts toward the malus."""
+
+    who: str
+    turn: int
+    by: str = "GM"
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class DeathSaveOwed(Event):
+    """A Last Gasp turn began: ``who`` owes its Death Save, at −``malus``D (Last Gasp turn ``turn``)."""
+
+    who: str
+    turn: int
+    malus: int
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class CarriedIn(Event):
+    """A PC entered this encounter as instance ``instance`` left it (RULES.md §4): HP, and its Last Gasp
+    turn count and stored healing when it is still down (None when up)."""
+
+    who: str
+    hp: int
+    hp_max: int
+    last_gasp_round: int | None
+    stored_healing: int | None
+    stabilised: bool
+    dead: bool
+    instance: int
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
 class HealRolled(Event):
     healer: str
     target: str
@@ -342,6 +394,7 @@ class GrappleThrown(Event):
     capped: bool
     rolled: int
     amount: int
+    roll: PoolRoll | None = None  # the damage pool, with its Wild Die
     dice: tuple[Die, ...] = ()
 
 
@@ -372,6 +425,7 @@ class TakenDown(Event):
     modifier: int
     amount: int
     counter: int
+    roll: PoolRoll | None = None  # the d6 pool with its Wild Die (None for d66 pairs: see ``dice``)
     dice: tuple[Die, ...] = ()
 
 

@@ -36,6 +36,7 @@ from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.health import apply_damage, apply_heal, set_last_gasp
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_initiative, roll_one
+from rules.systems.d6.last_gasp import owes_death_save
 from rules.systems.d6.sheet import MAX_HP, Sheet
 from rules.systems.d6.state import Combatant, D6State, new_combatant
 from rules.systems.d6.turn import end_turn, start_turn
@@ -266,9 +267,14 @@ def late_joiners(state: D6State) -> tuple[Combatant, ...]:
     )
 
 
-def advance(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
-    """End ``who``'s turn and start the next (core ``end_turn``). When the round ends with it, late joiners
-    roll initiative first, so the new round's order includes them."""
+def advance(
+    state: D6State, who: str, dice: DiceSource, house: HouseRules, *, skip_death_save: bool = False
+) -> Outcome[D6State]:
+    """End ``who``'s turn and start the next (core ``end_turn``; an owed Death Save refuses it unless the GM
+    skips it). When the round ends with it, late joiners roll initiative first, so the new round's order
+    includes them."""
+    if owes_death_save(state, who) and not skip_death_save:
+        end_turn(state, who, dice)  # the refusal, before any initiative die is drawn
     events: list[Event] = []
     last_of_round = not any(takes_turns(state.get(x)) for x in state.order[state.turn + 1 :])
     if last_of_round:
@@ -277,7 +283,7 @@ def advance(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Ou
                 rolled = roll_one(c, dice, house)
                 state = state.update(c.id, next_initiative=rolled.total)
                 events.append(rolled)
-    out = end_turn(state, who, dice)
+    out = end_turn(state, who, dice, skip_death_save=skip_death_save)
     return Outcome(out.state, (*events, *out.events))
 
 

@@ -11,16 +11,29 @@ contesting; broken by damage to the pinner totalling a quarter of its max HP, co
 (Physique-dice D6, or D66 by house rule, + the GM's environment modifier; counter −3; the leader is
 staggered through its next round). Throw and take-down damage ignore armour (our reading: armour rules are
 written for weapons). Dice: the acting participant's roll first, then the other's.
+
+Every roll has its Wild Die (RULES.md §4), throw and take-down damage included: a throw's D6 and a d6
+take-down are one pool each (the Wild Die last, its explosions after it). A ``d66`` take-down reads each
+Physique die as a pair (tens, units); our reading: the last pair's units die is the Wild Die, its explosions
+add to the units under the ``explode`` rule, and a 1 on it under ``drop`` counts as 0 (there is no higher
+die of the same kind to drop with it).
+
+Plans are checked as they will unfold (RULES.md §4): ``planned_grapple`` gives the best the plan declared
+so far can bring a pair to (a start makes it 1, a contest adds at most 2, a pin pins, a take-down takes 3,
+a throw or release ends it), so a contest then a throw is accepted when the contest could reach 3; the throw
+is still checked against the real counter when it resolves.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from rules.dice import DiceSource, Die, roll_many
+from rules.dice import DiceSource, Die
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Outcome
-from rules.systems.d6.checks import Check, base_code, roll_check, turn_mods
+from rules.systems.d6.checks import Check, base_code, roll_check, roll_code, turn_mods
 from rules.systems.d6.events import (
     GrappleEnded,
     GrapplePinned,
@@ -31,9 +44,10 @@ from rules.systems.d6.events import (
 )
 from rules.systems.d6.health import apply_damage
 from rules.systems.d6.house import HouseRules
+from rules.systems.d6.pool import DieCode, roll_pool
 from rules.systems.d6.save import grapple_stacks, other_stacks
 from rules.systems.d6.sheet import SKILL_GRAPPLE
-from rules.systems.d6.state import D6State, Grapple
+from rules.systems.d6.state import D6State, Grapple, PlannedAction
 
 GRAPPLE_MOVES = ("start", "contest", "throw", "pin", "takedown", "release")
 STAGGER_GRAPPLE_PENALTY = 2
@@ -181,13 +195,16 @@ def throw(
 ) -> Outcome[D6State]:
     _leading(state, leader, other, "throw")
     count, capped = throw_dice(storeys, house.throw_cap_dice)
-    rolled_dice = roll_many(dice, count, 6, f"{other} thrown")
-    rolled = sum(d.value for d in rolled_dice)
+    pool = roll_code(DieCode(count), dice, house, f"{other} thrown")
+    rolled_dice = pool.dice
+    rolled = pool.total
     amount = rolled * 3 // 2 if into else rolled
     state = state.drop_grapple(leader, other)
     state = _disengage_pair(state, leader, other)
     events: list[Event] = [
-        GrappleThrown(leader, other, storeys, into, count, capped, rolled, amount, rolled_dice),
+        GrappleThrown(
+            leader, other, storeys, into, count, capped, rolled, amount, roll=pool, dice=rolled_dice
+        ),
         GrappleEnded(leader, other, "thrown"),
     ]
     state, more = apply_damage(state, other, amount, f"thrown by {leader}", house)
@@ -212,17 +229,12 @@ def takedown(
 ) -> Outcome[D6State]:
     g = _leading(state, leader, other, "take-down")
     count = state.get(leader).sheet.physique.dice
-    drawn: list[Die] = []
-    rolled = 0
-    for _ in range(count):
-        if house.takedown_dice == "d66":
-            tens, units = dice.roll(6, f"{leader} take-down tens"), dice.roll(6, f"{leader} take-down units")
-            drawn += [tens, units]
-            rolled += tens.value * 10 + units.value
-        else:
-            die = dice.roll(6, f"{leader} take-down")
-            drawn.append(die)
-            rolled += die.value
+    pool = None
+    if house.takedown_dice == "d66":
+        rolled, drawn = _d66_pairs(count, dice, house, f"{leader} take-down")
+    else:
+        pool = roll_code(DieCode(count), dice, house, f"{leader} take-down")
+        rolled, drawn = pool.total, list(pool.dice)
     amount = max(0, rolled + modifier)
     g = dataclasses.replace(g.shifted(leader, -3), pinned=False, pin_damage=0)
     state = state.put_grapple(g)
@@ -230,11 +242,70 @@ def takedown(
     state = state.update(leader, stagger_turns=2)
     events: list[Event] = [
         TakenDown(
-            leader, other, house.takedown_dice, rolled, modifier, amount, g.toward(leader), tuple(drawn)
+            leader,
+            other,
+            house.takedown_dice,
+            rolled,
+            modifier,
+            amount,
+            g.toward(leader),
+            roll=pool,
+            dice=tuple(drawn),
         )
     ]
     state, more = apply_damage(state, other, amount, f"take-down by {leader}", house)
     return Outcome(state, tuple(events + more))
+
+
+def _d66_pairs(count: int, dice: DiceSource, house: HouseRules, label: str) -> tuple[int, list[Die]]:
+    """``count`` d66 (tens, units), the last units die being the Wild Die (see the module docstring)."""
+    drawn: list[Die] = []
+    rolled = 0
+    for n in range(count):
+        tens = dice.roll(6, f"{label} tens")
+        drawn.append(tens)
+        if n + 1 < count:
+            units = dice.roll(6, f"{label} units")
+            drawn.append(units)
+            rolled += tens.value * 10 + units.value
+            continue
+        wild = roll_pool(
+            DieCode(1), dice, explode=house.explode, wild_one=house.wild_one, label=f"{label} units"
+        )
+        drawn += wild.dice
+        rolled += tens.value * 10 + wild.total
+    return rolled, drawn
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A pair as the plan will leave it at best for the actor: ``counter`` toward it, None for no grapple."""
+
+    counter: int | None
+    pinned: bool = False
+
+
+def planned_grapple(state: D6State, actor: str, target: str, plan: Iterable[PlannedAction]) -> Planned:
+    """The best the planned grapple moves of ``actor`` against ``target`` can bring the pair to."""
+    g = state.grapple(actor, target)
+    best = Planned(g.toward(actor), g.pinned) if g is not None else Planned(None)
+    for a in plan:
+        if a.kind != "grapple" or a.target != target:
+            continue
+        if a.move == "start" and best.counter is None:
+            best = Planned(1)
+        elif best.counter is None:
+            continue
+        elif a.move == "contest":
+            counter = min(3, best.counter + 2)
+            best = Planned(counter, best.pinned and abs(counter) == 3)
+        elif a.move == "pin":
+            best = Planned(best.counter, True)
+        elif a.move == "takedown":
+            best = Planned(best.counter - 3)
+        elif a.move in ("throw", "release"):
+            best = Planned(None)
+    return best
 
 
 def release(state: D6State, actor: str, other: str, *, by_gm: bool = False) -> Outcome[D6State]:

@@ -2,6 +2,10 @@
 
 ``/gm rules`` lists ``describe(house)`` and changes one rule with ``set_rule(house, name, text)``. Every
 resolution that applied a house rule names the reading it used, so the GM can always see it.
+
+``lock_ends_turn`` (RULES.md §4 "The D6 campaign", **house default** on): lock-in ends the turn when nothing
+in the plan waits for the player (a Death Save still owed keeps it open), so a one-action turn is one
+command; off, the turn stays open after lock-in (for narration) until `/turn end`.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class HouseRules:
     takedown_dice: TakedownDice = "d6"
     npc_last_gasp: bool = False
     critical_effect: CriticalEffect = "double_natural_dice"
+    lock_ends_turn: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return BOOK.to_dict(self)
@@ -72,6 +77,13 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         "A critical hit: `double_natural_dice` rolls twice the weapon's natural dice, `double_damage` doubles "
         "the damage dealt, `none` only flags it for the GM.",
         ("double_natural_dice", "double_damage", "none"),
+    ),
+    RuleSpec(
+        "lock_ends_turn",
+        "bool",
+        True,
+        "Lock-in ends the turn when nothing waits for the player; off keeps it open until `/turn end`.",
+        (),
     ),
 )
 

@@ -6,8 +6,13 @@ Last Gasp turn, −2D on the 3rd, and so on. Table: 0–4 lose 3D HP · 5–9 lo
 again). The effect dice are a pool roll with the Wild Die (RULES.md §3: every roll has one). Dead below
 −(max HP). A stabilised character makes no more Death Saves.
 
-Our readings: the bleed-out malus counts the Death Saves actually made (``LastGasp.rounds``), so a turn the
-GM skips does not deepen it; a rally also ends prone (the seed: it rejoins the combat immediately).
+Owed saves (RULES.md §4): every turn that begins in Last Gasp is a Last Gasp turn. ``begin_turn`` counts it
+(``LastGasp.rounds``) and marks the Death Save owed; the save pays it; the turn cannot end while it is owed,
+unless a GM skips it (``skip``), and a skipped turn still counts, so the malus counts Last Gasp turns, not
+saves made. Our readings: a character that goes down during a turn makes its first Death Save on its own
+next turn (the turn it fell in began before Last Gasp); a Death Save made outside a counted turn (a GM tool,
+or a state from before saves were owed) counts as the next Last Gasp turn; a rally also ends prone (the
+seed: it rejoins the combat immediately).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Outcome
 from rules.systems.d6.checks import roll_check, roll_code, turn_mods
-from rules.systems.d6.events import DeathSave, Mod
+from rules.systems.d6.events import DeathSave, DeathSaveSkipped, Mod
 from rules.systems.d6.health import apply_damage, apply_heal, leave_last_gasp, set_last_gasp
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.pool import DieCode
@@ -58,6 +63,30 @@ def death_save_band(total: int) -> Band:
     return DEATH_SAVE_TABLE[0]  # a negative total (not reachable with pools) reads as the worst row
 
 
+def owes_death_save(state: D6State, who: str) -> bool:
+    c = state.get(who)
+    return c.status == "active" and c.last_gasp is not None and c.last_gasp.save_owed
+
+
+def begin_turn(state: D6State, who: str) -> D6State:
+    """A turn of ``who`` begins: in Last Gasp (not stabilised) it is one more Last Gasp turn, save owed."""
+    c = state.get(who)
+    lg = c.last_gasp
+    if c.status != "active" or lg is None or lg.stabilised:
+        return state
+    return set_last_gasp(state, who, rounds=lg.rounds + 1, save_owed=True)
+
+
+def skip(state: D6State, who: str, by: str = "GM") -> Outcome[D6State]:
+    """The GM lets the owed Death Save go: the turn may end; it still counted as a Last Gasp turn."""
+    c = state.get(who)
+    if not owes_death_save(state, who):
+        raise NotAllowed(f"{c.name} owes no Death Save now.")
+    assert c.last_gasp is not None
+    state = set_last_gasp(state, who, save_owed=False)
+    return Outcome(state, (DeathSaveSkipped(who, c.last_gasp.rounds, by),))
+
+
 def death_save(state: D6State, who: str, stat: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
     """Roll the Death Save for ``who`` on its turn and apply the table."""
     key = (stat or "").strip().lower()
@@ -68,14 +97,15 @@ def death_save(state: D6State, who: str, stat: str, dice: DiceSource, house: Hou
         raise NotAllowed(f"{c.name} is not in Last Gasp; there is no Death Save to make.")
     if c.last_gasp.stabilised:
         raise NotAllowed(f"{c.name} is stabilised and makes no more Death Saves.")
-    turn = c.last_gasp.rounds + 1
+    # The running Last Gasp turn was counted when it began; otherwise this save counts as the next one.
+    turn = c.last_gasp.rounds if c.last_gasp.save_owed else c.last_gasp.rounds + 1
     code = c.sheet.physique + c.sheet.attribute(key)
     mods: tuple[Mod, ...] = turn_mods(turn - 1)
     if mods:
         mods = (Mod(f"bleeding out (Last Gasp turn {turn})", -(turn - 1), "D"),)
     result = roll_check(code, mods, dice, house, f"{who} death save")
     band = death_save_band(result.total)
-    state = set_last_gasp(state, who, rounds=turn)
+    state = set_last_gasp(state, who, rounds=turn, save_owed=False)
     events: list[Event] = []
     effect_roll = None
     effect_total = 0

@@ -54,18 +54,31 @@ class Defense:
 
 @dataclass(frozen=True, slots=True)
 class LastGasp:
-    """A downed PC: ``rounds`` Death Saves made so far, ``stored_healing``, ``stabilised``."""
+    """A downed PC: ``rounds`` Last Gasp turns so far (RULES.md §4: the malus counts turns, not saves),
+    ``stored_healing``, ``stabilised``; ``save_owed`` while the running Last Gasp turn still owes its Death
+    Save (a turn cannot end without it unless the GM skips it)."""
 
     rounds: int = 0
     stored_healing: int = 0
     stabilised: bool = False
+    save_owed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rounds": self.rounds, "stored_healing": self.stored_healing, "stabilised": self.stabilised}
+        return {
+            "rounds": self.rounds,
+            "stored_healing": self.stored_healing,
+            "stabilised": self.stabilised,
+            "save_owed": self.save_owed,
+        }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> LastGasp:
-        return cls(int(raw["rounds"]), int(raw["stored_healing"]), bool(raw["stabilised"]))
+        return cls(
+            int(raw["rounds"]),
+            int(raw["stored_healing"]),
+            bool(raw["stabilised"]),
+            bool(raw.get("save_owed", False)),  # states saved before saves were owed
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,10 +261,12 @@ ACTION_KINDS: tuple[str, ...] = (
 class PlannedAction:
     """One declared action of a turn (RULES.md §3 "Turn"). Unused fields keep their defaults.
 
-    attack: target, weapon, called, backstab, bonus, gm_stage; defend: stance, total; grapple: move
-    (start/contest/throw/pin/takedown/release), target, storeys, into, modifier; heal: target, bonus;
-    move: distance, leave_melee; disengage: target; stealth: light, bonus; check: stat, bonus;
-    free: note; death_save: stat (charisma/perception).
+    attack: target, weapon, called, backstab (flank: set by the attacker), bonus, gm_stage; defend: stance,
+    total; grapple: move (start/contest/throw/pin/takedown/release), target, storeys, into, modifier; heal:
+    target, bonus; move: distance, leave_melee, light; disengage: target; stealth: light, bonus, and
+    ``of_move`` when it is the new check a move while hidden needs (part of that move, not an action of
+    its own); check: stat, bonus, difficulty (a number to beat, None for none), note (what it is for);
+    free: note (what the free action is); death_save: stat (charisma/perception).
     """
 
     kind: str
@@ -273,6 +288,8 @@ class PlannedAction:
     light: str = "normal"
     stat: str = ""
     note: str = ""
+    difficulty: int | None = None
+    of_move: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -8,10 +8,20 @@ up to half movement is free. Total defense and an initiative reroll are the whol
 only action is the Death Save. Dual wielding: a plan attacking with two different weapons takes −2D on
 those attacks unless trained.
 
-Our readings: an action that became impossible during lock-in (its target fell to an earlier action) is
-skipped with a note instead of undoing the turn; ending a turn with an unlocked plan discards the plan. A move
-planned with ``leave_melee`` resolves every engaged enemy's free attack there and then
-(``movement.leave_melee``); a free attack that drops the actor makes the rest of the plan impossible.
+Our readings: an action that became impossible during lock-in (its target fell to an earlier action, a
+throw whose planned contest did not reach 3) is skipped with a note instead of undoing the turn; ending a turn
+with an unlocked plan discards the plan. A move planned with ``leave_melee`` resolves every engaged enemy's
+free attack there and then (``movement.leave_melee``); a free attack that drops the actor makes the rest of
+the plan impossible.
+
+RULES.md §4: any action can be planned, a check (``check``: a stat or skill) and a named free action
+(``free``) included; they count toward the multi-action penalty after the free-action allowance like any
+other. A move while hidden (hidden now, or after a stealth planned before it) declares the new stealth check
+it needs right after it (``of_move``: part of the move, so it does not count as an action, but its roll
+carries the turn's penalty like every roll); at lock-in it is rolled when the mover is still hidden, and the
+hidden status follows its result (impossible there, e.g. engaged: revealed). Lock-in ends the turn
+(``ends_at_lock``) unless the house rule ``lock_ends_turn`` is off or something still waits for the player
+(a Death Save owed). A turn that owes a Death Save cannot end unless a GM skips it (``last_gasp.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +33,20 @@ from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Event, Note, Outcome
 from rules.systems.d6 import attack as attack_mod
 from rules.systems.d6 import grapple as grapple_mod
+from rules.systems.d6 import last_gasp
 from rules.systems.d6.checks import check
 from rules.systems.d6.defense import defend
-from rules.systems.d6.events import ActionDeclared, InitiativeRerolled, TurnEnded, TurnLocked, TurnStarted
+from rules.systems.d6.events import (
+    ActionDeclared,
+    DeathSaveOwed,
+    FreeActionTaken,
+    InitiativeRerolled,
+    Revealed,
+    StealthCheckDue,
+    TurnEnded,
+    TurnLocked,
+    TurnStarted,
+)
 from rules.systems.d6.healing import heal
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_one, start_new_round
@@ -45,7 +66,9 @@ class Penalty:
 
 
 def multi_action_penalty(actions: tuple[PlannedAction, ...], sheet: Sheet) -> Penalty:
-    """−1D per counted action beyond the first; free actions beyond the sheet's allowance count."""
+    """−1D per counted action beyond the first; free actions beyond the sheet's allowance count. A move's
+    own stealth check is part of the move, not an action."""
+    actions = tuple(a for a in actions if not a.of_move)
     free = sum(1 for a in actions if a.free)
     counted = (len(actions) - free) + max(0, free - sheet.free_actions)
     return Penalty(free, sheet.free_actions, counted, max(0, counted - 1))
@@ -60,13 +83,19 @@ def _turn_holder(state: D6State, who: str) -> None:
 
 
 def start_turn(state: D6State) -> Outcome[D6State]:
-    """The current combatant's turn begins: its defense and an overwhelmed parry expire."""
+    """The current combatant's turn begins: its defense and an overwhelmed parry expire; in Last Gasp it is
+    one more Last Gasp turn and the Death Save is owed."""
     who = state.current
     if who is None:
         raise NotAllowed("Nobody holds the turn.")
     state = state.update(who, defense=None, overwhelmed=False)
+    state = last_gasp.begin_turn(state, who)
     state = dataclasses.replace(state, plan=Plan(who))
-    return Outcome(state, (TurnStarted(who, state.round),))
+    events: list[Event] = [TurnStarted(who, state.round)]
+    lg = state.get(who).last_gasp
+    if lg is not None and lg.save_owed:
+        events.append(DeathSaveOwed(who, lg.rounds, lg.rounds - 1))
+    return Outcome(state, tuple(events))
 
 
 def _validate(
@@ -101,6 +130,8 @@ def _validate(
             raise InvalidInput(f"Grapple moves: {', '.join(grapple_mod.GRAPPLE_MOVES)}.")
         if not action.target:
             raise InvalidInput("A grapple needs a target.")
+    if action.of_move and action.kind != "stealth":
+        raise InvalidInput("Only a stealth check can belong to a move.")
     if action.kind == "death_save" and action.stat not in DEATH_SAVE_STATS:
         raise InvalidInput("A Death Save uses `charisma` or `perception`.")
     if action.kind == "stealth" and action.light not in LIGHT_MOD:
@@ -124,9 +155,27 @@ def declare(state: D6State, who: str, action: PlannedAction) -> Outcome[D6State]
     if plan.locked:
         raise NotAllowed("The turn is locked in; no actions can be added now.")
     action = _validate(state, who, action, plan.actions)
-    plan = dataclasses.replace(plan, actions=(*plan.actions, action))
+    added = [action]
+    if action.kind == "move" and action.distance > 0 and hidden_when_moving(state, who, plan.actions):
+        added.append(PlannedAction("stealth", light=action.light, of_move=True))
+    events: list[Event] = []
+    for a in added:
+        plan = dataclasses.replace(plan, actions=(*plan.actions, a))
+        events.append(ActionDeclared(who, a, len(plan.actions)))
     state = dataclasses.replace(state, plan=plan)
-    return Outcome(state, (ActionDeclared(who, action, len(plan.actions)),))
+    return Outcome(state, tuple(events))
+
+
+def hidden_when_moving(state: D6State, who: str, before: tuple[PlannedAction, ...]) -> bool:
+    """Whether ``who`` may be hidden when a move declared after ``before`` resolves: hidden now or after a
+    planned stealth, unless a later planned attack reveals it first."""
+    hidden = bool(state.get(who).hidden_from)
+    for a in before:
+        if a.kind == "stealth":
+            hidden = True
+        elif a.kind == "attack":
+            hidden = False
+    return hidden
 
 
 def lock_in(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
@@ -152,15 +201,32 @@ def lock_in(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Ou
     ]
     weapons = {a.weapon.lower() or "-" for a in plan.actions if a.kind == "attack"}
     dual = len(weapons) > 1
-    for action in plan.actions:
+    for i, action in enumerate(plan.actions):
+        if action.of_move and not state.get(who).hidden_from:
+            events.append(
+                Note(f"{state.get(who).name} is not hidden when moving: no stealth check is needed.")
+            )
+            continue
         try:
             out = resolve(state, who, action, dice, house, penalty_dice=pen.dice, dual_wield=dual)
         except RulesError as err:
+            if action.of_move:  # the new check cannot be made: the mover is seen
+                state = state.update(who, hidden_from=())
+                events.append(Revealed(who, f"moved and could not stay hidden: {err.reason}"))
+                continue
             events.append(Note(f"{action.kind} skipped: {err.reason}"))
             continue
         state = out.state
-        events.extend(out.events)
+        checked_next = i + 1 < len(plan.actions) and plan.actions[i + 1].of_move
+        # The check a move while hidden needs is in the plan: it follows now instead of being "due".
+        events.extend(e for e in out.events if not (checked_next and isinstance(e, StealthCheckDue)))
     return Outcome(state, tuple(events))
+
+
+def ends_at_lock(state: D6State, who: str, house: HouseRules) -> bool:
+    """After lock-in: the turn ends by itself unless the house rule keeps it open or the player still owes
+    something (a Death Save)."""
+    return house.lock_ends_turn and not last_gasp.owes_death_save(state, who)
 
 
 def resolve(
@@ -208,6 +274,16 @@ def resolve(
         return grapple_mod.release(state, who, a.target)
     if k == "heal":
         return heal(state, who, a.target, dice, house, bonus=a.bonus, penalty_dice=penalty_dice)
+    if k == "check":
+        c = state.get(who)
+        rolled = check(who, c.sheet, a.stat, dice, house, penalty_dice=penalty_dice, bonus=a.bonus)
+        if a.note:
+            rolled = dataclasses.replace(rolled, what=f"{rolled.what} ({a.note})")
+        if a.difficulty is None:
+            return Outcome(state, (rolled,))
+        verdict = "success" if rolled.total > a.difficulty else "failure"
+        said = Note(f"{rolled.total} against difficulty {a.difficulty} (to beat): {verdict}")
+        return Outcome(state, (rolled, said))
     if k == "move":
         if a.leave_melee:  # every engaged enemy's free attack, resolved now
             return leave_melee(state, who, a.distance, dice, house)
@@ -216,16 +292,11 @@ def resolve(
         return disengage(state, who, a.target, dice, house, penalty_dice=penalty_dice)
     if k == "stealth":
         return stealth(state, who, dice, house, light=a.light, bonus=a.bonus, penalty_dice=penalty_dice)
-    if k == "check":
-        c = state.get(who)
-        return Outcome(
-            state, (check(who, c.sheet, a.stat, dice, house, penalty_dice=penalty_dice, bonus=a.bonus),)
-        )
     if k == "reroll_initiative":
         return reroll_initiative(state, who, dice, house)
     if k == "death_save":
         return death_save(state, who, a.stat, dice, house)
-    return Outcome(state, (Note(f"{who}: {a.note or 'a free action'}"),))
+    return Outcome(state, (FreeActionTaken(who, a.note or "a free action"),))
 
 
 def reroll_initiative(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Outcome[D6State]:
@@ -242,10 +313,24 @@ def _skips_turn(state: D6State, cid: str) -> bool:
     return c.status != "active" or bool(c.last_gasp and c.last_gasp.stabilised)
 
 
-def end_turn(state: D6State, who: str, dice: DiceSource) -> Outcome[D6State]:
-    """End ``who``'s turn and start the next combatant's (a new round applies rerolled initiatives)."""
+def end_turn(
+    state: D6State, who: str, dice: DiceSource, *, skip_death_save: bool = False
+) -> Outcome[D6State]:
+    """End ``who``'s turn and start the next combatant's (a new round applies rerolled initiatives). A
+    Death Save still owed refuses it, unless ``skip_death_save`` (a GM's call): then it is skipped."""
     _turn_holder(state, who)
     events: list[Event] = []
+    if last_gasp.owes_death_save(state, who):
+        if not skip_death_save:
+            c = state.get(who)
+            assert c.last_gasp is not None
+            raise NotAllowed(
+                f"{c.name} is in Last Gasp and owes this turn's Death Save (Last Gasp turn "
+                f"{c.last_gasp.rounds}): make it with `/deathsave`; only a GM may skip it."
+            )
+        skipped = last_gasp.skip(state, who)
+        state = skipped.state
+        events.extend(skipped.events)
     if state.plan is not None and state.plan.actions and not state.plan.locked:
         events.append(Note(f"{who}'s declared actions were never locked in and are dropped."))
     c = state.get(who)

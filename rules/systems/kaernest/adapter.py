@@ -12,14 +12,23 @@ Readings the protocol leaves to each system (RULES.md §2; COMMANDS.md):
 - **Initiative.** Rolled at ``begin`` by the core (NPCs per house rule ``npc_initiative``). Combatants that are
   up without initiative (joined after ``begin``, or woken by ``gm_heal``/``gm_set damage``) roll at the next
   ``gm_heal``, ``end_turn`` or ``gm_next``: those are the calls that carry dice.
-- **Surprise.** A flat bonus added after the roll to every combatant of the ``attackers`` side (a ``Note``
-  and an ``InitiativeSet`` per combatant show it), kept within 1 … 30. ``attackers`` has no other meaning here.
+- **Surprise.** A flat bonus added to the roll of every combatant of the ``attackers`` side (a ``Note`` and
+  a ``surprise`` term in each ``InitiativeRolled`` show it), kept within 1 … 30, before ties are settled.
+  ``attackers`` has no other meaning here.
 - **NPCs.** ``is_pc`` decides the sheet's ``npc`` flag in the encounter (the NPC initiative rule reads it);
   ``distance`` has no Kaernest meaning. A sheet equal to a creature template (apart from its name) enters in
   the template's posture (the Berserker is aggressive).
 - **Checks.** ``stat`` is an attribute, a skill, or ``"Attribute + Skill"``; ``difficulty`` is empty or a
-  signed whole number added to the target with ``bonus`` (Kaernest has no difficulty ladder). Wound
-  penalties apply only in the core's encounter check; the protocol passes no encounter.
+  signed whole number added to the target with ``bonus`` (Kaernest has no difficulty ladder). In an
+  encounter the shell passes ``state`` and the combatant ``cid``: its wound penalty applies (RULES.md §4).
+- **Luck.** ``spend_luck`` (at `/encounter join`, or before its initiative is rolled): the roll adds Luck,
+  which is then used up for the fight (``initiative.py``).
+- **Initiative ties.** Higher Instinct, then a kept d12 roll-off (RULES.md §4), announced by
+  ``InitiativeTied``; a ``gm_set initiative`` that makes a new tie rolls it off with the ``dice`` given.
+- **Wound effects.** ``set_wound_effect``: the GM writes what a (called-shot) wound does.
+- **Sheet refresh.** ``refresh_sheet`` (the shell, when a combatant's turn comes): skills, attributes,
+  weapons and armour from the character's current sheet; damage, wounds, Luck spent, initiative and the
+  NPC flag are encounter state and stay.
 - **GM damage.** One hit through the core: a wound over 1.5×Health, unconscious over 4×, dying over 5×.
   A ``location`` is recorded on the wound it causes, which makes it a called-shot wound (its effect is
   written by the GM instead of the −1, unless the house rule ``called_wound_penalty`` adds it).
@@ -37,7 +46,7 @@ from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
 from rules.systems.kaernest import check as checks
-from rules.systems.kaernest import clock, creatures, defense, initiative, tables, timeline
+from rules.systems.kaernest import clock, creatures, defense, initiative, refresh, tables, timeline
 from rules.systems.kaernest import encounter as roster
 from rules.systems.kaernest import sheet as sheets
 from rules.systems.kaernest import state as states
@@ -129,7 +138,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
     short_title = "Kaernest"
-    traits = Traits(segment_timeline=True)
+    traits = Traits(segment_timeline=True, gm_options=("bonus", "circumstance", "speed", "cost"))
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -186,7 +195,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
             skills.append(("Active defense with", sheet.defense_skill))
         weapons = []
         for name in sheet.weapons:
-            w = tables.weapon(name)
+            w = sheet.weapon(name)
             grips = [
                 f"{g}h speed {w.speed(g)}, "
                 + ", ".join(f"{kind} {dict(pairs)[g]}" for kind, pairs in w.damages)
@@ -233,6 +242,9 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         bonus: int,
         dice: DiceSource,
         house: HouseRules,
+        *,
+        state: KaernestState | None = None,
+        cid: str | None = None,
     ) -> Outcome[Sheet]:
         extra = 0
         if difficulty is not None and difficulty.strip():
@@ -246,8 +258,15 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         stat_name, _, skill = (stat or "").partition("+")
         if not stat_name.strip():
             raise InvalidInput("Name an attribute, a skill, or `Attribute + Skill`.")
+        wounds = state.get(cid).wound_penalty if state is not None and cid else 0
         event = checks.check(
-            sheet, stat_name.strip(), dice, house, skill=skill.strip() or None, bonus=bonus + extra
+            sheet,
+            stat_name.strip(),
+            dice,
+            house,
+            skill=skill.strip() or None,
+            bonus=bonus + extra,
+            wound_penalty=wounds,
         )
         return Outcome(sheet, (event,))
 
@@ -277,6 +296,12 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         entered = dataclasses.replace(sheet, npc=not is_pc)
         return roster.add_combatant(state, cid, entered, side=side, posture=posture)  # type: ignore[arg-type]
 
+    def spend_luck(
+        self, state: KaernestState, cid: str, house: HouseRules, *, pledge: bool = True
+    ) -> Outcome[KaernestState]:
+        """Add (``pledge`` False: no longer add) the combatant's Luck to its initiative roll still to come."""
+        return initiative.pledge_luck(state, cid, house, pledge=pledge)
+
     def remove_combatant(self, state: KaernestState, cid: str, house: HouseRules) -> Outcome[KaernestState]:
         return roster.remove_combatant(state, cid)
 
@@ -303,16 +328,11 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
             if side is None:
                 sides = sorted({c.side for c in state.combatants})
                 raise InvalidInput(f"Nobody is on the side `{attackers}`. Sides: {', '.join(sides)}.")
-        out = initiative.roll_initiative(state, dice, house)
+        bonus = {c.id: surprise for c in state.combatants if side is not None and c.side == side}
+        out = initiative.roll_initiative(state, dice, house, surprise=bonus)
         state, events = out.state, list(out.events)
         if side is not None:
-            events.append(Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
-            for c in state.combatants:
-                if c.side == side and c.initiative is not None:
-                    value = min(initiative.CAP, max(initiative.FLOOR, c.initiative + surprise))
-                    out = initiative.set_initiative(state, c.id, value)
-                    state = out.state
-                    events.extend(out.events)
+            events.insert(0, Note(f"Surprise: the {side} side adds {surprise:+d} to initiative."))
         state = dataclasses.replace(state, turn_serial=1)
         out = timeline.advance(state, dice, house)
         return Outcome(out.state, (*events, *out.events))
@@ -379,8 +399,17 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         return roster.gm_damage(state, cid, amount, house, location=location)
 
     def gm_heal(
-        self, state: KaernestState, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: KaernestState,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[KaernestState]:
+        if location:
+            raise InvalidInput("Kaernest damage is not kept per location: leave out `location`.")
         out = roster.gm_heal(state, cid, amount)
         if not state.begun:
             return out
@@ -397,11 +426,11 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         field: str,
         text: str,
         house: HouseRules,
-        dice: DiceSource | None = None,  # unused: no Kaernest setter rolls
+        dice: DiceSource | None = None,  # a new initiative tie's roll-off
     ) -> Outcome[KaernestState]:
         key = (field or "").strip().lower()
         if key == "initiative":
-            out = initiative.set_initiative(state, cid, _whole("initiative", text))
+            out = initiative.set_initiative(state, cid, _whole("initiative", text), dice)
         elif key == "segment":
             out = timeline.set_segment(state, cid, _parse_time(state, text))
         elif key == "posture":
@@ -421,6 +450,27 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
         if key in ("initiative", "segment") and out.state.begun:
             out = Outcome(dataclasses.replace(out.state, turn_serial=out.state.turn_serial + 1), out.events)
         return out
+
+    def set_wound_effect(
+        self, state: KaernestState, cid: str, wound: int, effect: str, house: HouseRules
+    ) -> Outcome[KaernestState]:
+        """The GM writes the specific effect of wound ``wound`` (counted from 1) of ``cid``."""
+        return roster.set_wound_effect(state, cid, wound, effect)
+
+    def wounds(self, state: KaernestState, cid: str) -> tuple[str, ...]:
+        """Each wound of ``cid`` in words, numbered from 1 (for the GM's choice of one)."""
+        return tuple(
+            f"{i}: {w.damage} damage"
+            + (f" to {w.location}" if w.location else "")
+            + (f" — {w.effect}" if w.effect else "")
+            for i, w in enumerate(state.get(cid).wounds, start=1)
+        )
+
+    def refresh_sheet(
+        self, state: KaernestState, cid: str, sheet: Sheet, house: HouseRules
+    ) -> Outcome[KaernestState]:
+        """The combatant fights with ``sheet`` (its character's, edited since it joined) from now on."""
+        return refresh.refresh_sheet(state, cid, sheet)
 
     def conditions(self) -> tuple[str, ...]:
         return CONDITIONS

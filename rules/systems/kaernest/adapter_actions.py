@@ -18,8 +18,11 @@ Readings (RULES.md §2 "Time", "Attack"; COMMANDS.md "Turns and actions"):
   weapon carried; it must be carried), ``grip`` ``1h``/``2h`` (default: the weapon's first grip; a grip the
   weapon lacks is refused naming the ones it has), ``damage_type`` (default: the weapon's best for that grip;
   a ``--`` cell is refused naming the types it does), ``aim`` = a called shot at that location (house rule
-  ``called_shot_penalty``, −3 by default; any text, the GM interprets it) and ``bonus``. It lands ``speed``
-  segments later (the weapon's speed for the grip).
+  ``called_shot_penalty``, −3 by default; any text, the GM interprets it), ``bonus``, ``enchantment`` (the one
+  enchantment bonus to damage), ``circumstance`` (the GM's damage modifier), ``element`` (physical, energy,
+  arcane: which armour rating applies) and ``speed`` (a GM-set speed; whether the member may set it is the
+  Discord layer's check). It lands ``speed`` segments later (the weapon's speed for the grip unless set).
+  ``weapon`` ``unarmed`` (or ``fists``) is bare hands (``arms.py``), also the default for one carrying none.
 - **defend** takes a stance: ``passive``, ``active`` or ``aggressive`` (``defensive`` and ``berserk`` are
   accepted for active and aggressive). The core models the two ways of being defensive, and this follows it:
   *on one's own segment*, ``active`` declares a defend action (``declare_action(defend=True)``): the
@@ -54,7 +57,7 @@ from rules.dice import DiceSource
 from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Outcome
-from rules.systems.kaernest import defense, tables, timeline
+from rules.systems.kaernest import arms, defense, tables, timeline
 from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.state import Combatant, KaernestState
 
@@ -111,7 +114,7 @@ def _defend_speed(actor: Combatant) -> int:
     """An active defense held instead of attacking lasts as long as the attack it holds back."""
     if not actor.sheet.weapons:
         return DEFAULT_SPEED
-    weapon = tables.weapon(actor.sheet.weapons[0])
+    weapon = actor.sheet.weapon(actor.sheet.weapons[0])
     return weapon.speed(weapon.default_grip())
 
 
@@ -160,6 +163,10 @@ class KaernestActions:
             damage_type=(action.damage_type or "").strip() or None,
             called_location=action.aim,
             bonus=action.bonus,
+            enchantment=action.enchantment,
+            circumstance=action.circumstance,
+            element=(action.element or "physical").strip().lower() or "physical",
+            speed=action.speed,
         )
         return self._run_clock(out, dice, house)
 
@@ -225,7 +232,11 @@ class KaernestActions:
         named = (action.weapon or "").strip() or (carried[0] if carried else "")
         if not named:
             return ("1h", "2h") if key == "grip" else ()
-        weapon = tables.weapon(named)
+        sheet = state.get(actor).sheet if actor and state.has(actor) else None
+        if arms.is_unarmed(named):
+            weapon = arms.unarmed(DEFAULT_SPEED)  # the speed does not matter for grips and types
+        else:
+            weapon = sheet.weapon(named) if sheet else tables.weapon(named)
         if key == "grip":
             return tuple(f"{g}h" for g in weapon.grips)
         typed = "" if action.grip is None else str(action.grip).strip()
@@ -240,7 +251,7 @@ class KaernestActions:
         if not combatant.up:
             return ()
         if _owes_declaration(state, actor):
-            return DECLARATIONS if combatant.sheet.weapons else ("defend", "move")
+            return DECLARATIONS  # bare hands need no weapon (arms.py)
         if combatant.posture == "none":
             return ()
         return ("defend",)

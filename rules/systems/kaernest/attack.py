@@ -2,8 +2,9 @@
 
 Target = weapon skill + Grace + 3 (a simple action) + modifiers − called-shot penalty − wound penalties
 − the defender's defense (+ arcane armour against arcane attacks). The roll succeeds when 2d12 ≤ target;
-exactly the target is a critical (+1d12 damage). Draw order (RULES.md §0): the attack's 2d12, then the
-defender's dice (aggressive d12 or active 2d12), then damage dice only on a hit.
+exactly the target is a critical (+1d12 damage). Draw order (RULES.md §0 and §4): an active defense's 2d12
+first (``ActiveDefenseRolled``), then the attack's 2d12 (not drawn when the defense interrupted: they could
+change nothing), then an aggressive defense's d12, then damage dice only on a hit.
 A successful active defense interrupts: the attack restarts on the next segment with speed + 1, and the
 attacker's next declaration moves with it.
 """
@@ -14,10 +15,16 @@ import dataclasses
 
 from rules.dice import DiceSource
 from rules.events import Event, Outcome
-from rules.systems.kaernest import clock, health, tables
+from rules.systems.kaernest import arms, clock, health, tables
 from rules.systems.kaernest.damage import roll_damage
-from rules.systems.kaernest.defense import defend
-from rules.systems.kaernest.events import ActionCancelled, AttackInterrupted, AttackResolved, DamageRolled
+from rules.systems.kaernest.defense import defend, effective_posture
+from rules.systems.kaernest.events import (
+    ActionCancelled,
+    ActiveDefenseRolled,
+    AttackInterrupted,
+    AttackResolved,
+    DamageRolled,
+)
 from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.roll import CoreRoll, Modifier, sum_of
 from rules.systems.kaernest.state import Combatant, KaernestState, PendingAction
@@ -25,7 +32,7 @@ from rules.systems.kaernest.state import Combatant, KaernestState, PendingAction
 
 def attack_terms(attacker: Combatant, action: PendingAction, house: HouseRules) -> tuple[Modifier, ...]:
     """The attacker's side of the target: everything but the defense."""
-    weapon = tables.weapon(action.weapon or "")
+    weapon = arms.weapon_of(attacker.sheet, action.weapon, house)
     skill_name = action.skill or weapon.skill
     terms = [
         Modifier(skill_name, attacker.sheet.skill(skill_name)),
@@ -46,6 +53,38 @@ def _finish(attacker: Combatant, tick: int) -> Combatant:
     return dataclasses.replace(attacker, pending=None, ready_tick=tick)
 
 
+def _interrupted(
+    state: KaernestState,
+    attacker: Combatant,
+    defender: Combatant,
+    action: PendingAction,
+    now: int,
+    house: HouseRules,
+    events: list[Event],
+) -> Outcome[KaernestState]:
+    """Restart on the next segment with speed + 1; the attacker's next declaration follows the new landing."""
+    restart = now + 1
+    speed = action.speed + house.interrupt_speed_penalty
+    lands = clock.lands_at(restart, speed)
+    again = dataclasses.replace(
+        action, declared_tick=restart, speed=speed, lands_tick=lands, restarts=action.restarts + 1
+    )
+    attacker = dataclasses.replace(attacker, pending=again, ready_tick=lands)
+    events.append(
+        AttackInterrupted(
+            attacker.id,
+            defender.id,
+            clock.minute_of(restart),
+            clock.segment_of(restart),
+            speed,
+            (Modifier("speed", action.speed), Modifier("interrupted", house.interrupt_speed_penalty)),
+            clock.minute_of(lands),
+            clock.segment_of(lands),
+        )
+    )
+    return Outcome(state.replace(attacker, defender), tuple(events))
+
+
 def resolve_attack(
     state: KaernestState, attacker_id: str, dice: DiceSource, house: HouseRules
 ) -> Outcome[KaernestState]:
@@ -58,15 +97,37 @@ def resolve_attack(
         cancelled = ActionCancelled(attacker.id, "attack", "the target has left the encounter")
         return Outcome(state.replace(_finish(attacker, now)), (cancelled,))
     defender = state.get(action.target or "")
-    weapon = tables.weapon(action.weapon or "")
+    weapon = arms.weapon_of(attacker.sheet, action.weapon, house)
     grip: tables.Grip = action.grip  # type: ignore[assignment]
     own = attack_terms(attacker, action, house)
+    events: list[Event] = []
+    active = effective_posture(defender) == "active"
+    if active:
+        defense = defend(defender, action.element, dice, house)
+        ad = defense.active
+        assert ad is not None
+        events.append(
+            ActiveDefenseRolled(
+                defender.id,
+                attacker.id,
+                clock.minute_of(now),
+                clock.segment_of(now),
+                ad.modifiers,
+                ad.target,
+                ad.total,
+                ad.margin,
+                ad.success,
+                defense.dice,
+            )
+        )
+        if defense.interrupted:
+            return _interrupted(state, attacker, defense.defender, action, now, house, events)
     attack_dice = (dice.roll(12, "attack"), dice.roll(12, "attack"))
-    defense = defend(defender, action.element, dice, house)
+    if not active:
+        defense = defend(defender, action.element, dice, house)  # an aggressive d12 comes after the attack's
     terms = (*own, Modifier(f"{defender.name}'s defense ({defense.posture})", -defense.value))
     rolled = CoreRoll(sum_of(terms), attack_dice)
-    interrupted = defense.interrupted
-    hit = rolled.success and not interrupted
+    hit = rolled.success
     resolved = AttackResolved(
         attacker=attacker.id,
         defender=defender.id,
@@ -85,35 +146,14 @@ def resolve_attack(
         margin=rolled.margin,
         hit=hit,
         critical=hit and rolled.critical,
-        critical_failure=not interrupted and rolled.critical_failure,
-        interrupted=interrupted,
+        critical_failure=rolled.critical_failure,
+        interrupted=False,  # an interrupted attack draws no dice and has no AttackResolved
         active_defense=defense.active,
-        dice=attack_dice + defense.dice,
+        # The active defense's dice are in its own event, drawn before these.
+        dice=attack_dice + (() if active else defense.dice),
     )
-    events: list[Event] = [resolved]
+    events.append(resolved)
     defender = defense.defender
-    if interrupted:
-        # Restart on the next segment with speed + 1; its next declaration follows the new landing.
-        restart = now + 1
-        speed = action.speed + house.interrupt_speed_penalty
-        lands = clock.lands_at(restart, speed)
-        again = dataclasses.replace(
-            action, declared_tick=restart, speed=speed, lands_tick=lands, restarts=action.restarts + 1
-        )
-        attacker = dataclasses.replace(attacker, pending=again, ready_tick=lands)
-        events.append(
-            AttackInterrupted(
-                attacker.id,
-                defender.id,
-                clock.minute_of(restart),
-                clock.segment_of(restart),
-                speed,
-                (Modifier("speed", action.speed), Modifier("interrupted", house.interrupt_speed_penalty)),
-                clock.minute_of(lands),
-                clock.segment_of(lands),
-            )
-        )
-        return Outcome(state.replace(attacker, defender), tuple(events))
     attacker = _finish(attacker, now)
     if hit:
         rolled_damage = roll_damage(

@@ -9,6 +9,7 @@ from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.roll import Modifier, roll_2d12, sum_of
 from rules.systems.kaernest.sheet import Sheet
 
+# The range of the GM's `bonus` (the `/check` option states each system's).
 MAX_BONUS = 30
 
 

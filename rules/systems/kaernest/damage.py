@@ -60,7 +60,7 @@ def roll_damage(
 ) -> DamageRoll:
     """The damage of one hit that made its target by ``margin``."""
     base = weapon.damage(damage_type, grip)
-    muscle = muscle_bonus(attacker.muscle, base)
+    muscle = muscle_bonus(attacker.muscle, base) if weapon.muscle_cap else attacker.muscle // 2
     terms = [
         Modifier(
             f"Muscle {attacker.muscle}/2" + (" (capped)" if muscle < attacker.muscle // 2 else ""), muscle

@@ -46,6 +46,37 @@ class InitiativeRolled(Event):
 
 
 @dataclass(frozen=True)
+class InitiativeTied(Event):
+    """RULES.md §4: combatants on the same initiative, in the order they act: higher Instinct first, then a
+    d12 roll-off (``rolloffs``, kept for the whole fight; more rounds while still tied)."""
+
+    initiative: int
+    combatants: tuple[str, ...]
+    instincts: tuple[int, ...]
+    rolloffs: tuple[tuple[int, ...], ...]
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class LuckSpent(Event):
+    """RULES.md §4: Luck added to an initiative roll is used up for this fight (``/gm set luck`` restores)."""
+
+    combatant: str
+    luck: int
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class LuckPledged(Event):
+    """Luck will be added to the combatant's next initiative roll (``pledged`` False: the wish withdrawn)."""
+
+    combatant: str
+    luck: int
+    pledged: bool = True
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
 class InitiativeSet(Event):
     """A GM-set initiative (``/gm set``)."""
 
@@ -118,6 +149,25 @@ class ActiveDefense:
     total: int
     margin: int
     success: bool
+
+
+@dataclass(frozen=True)
+class ActiveDefenseRolled(Event):
+    """RULES.md §4: an active defense is rolled before the attack's own dice. ``success`` interrupts the
+    attack (an ``AttackInterrupted`` follows and the attack's dice are not drawn); a failure leaves the
+    passive defense against the attack (an ``AttackResolved`` follows). ``minute``/``segment``: where the
+    attack lands."""
+
+    defender: str
+    attacker: str
+    minute: int
+    segment: int
+    modifiers: tuple[Modifier, ...]
+    target: int
+    total: int
+    margin: int
+    success: bool
+    dice: tuple[Die, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -295,4 +345,14 @@ class ConditionChanged(Event):
     combatant: str
     condition: str
     added: bool
+    dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetRefreshed(Event):
+    """The combatant's sheet was edited since it joined and now fights with the new one (RULES.md §4: at its
+    next turn). ``changes`` says what changed, one phrase each."""
+
+    combatant: str
+    changes: tuple[str, ...]
     dice: tuple[Die, ...] = ()

@@ -37,6 +37,8 @@ class HouseRules:
     defensive_speed_bonus: int = 1
     # RULES.md §2 says Reflex + skill for active defense (no armour penalty); ``True`` subtracts it too.
     armour_penalty_on_active_defense: bool = False
+    # RULES.md §4: an unarmed attack's speed when the GM sets none.
+    unarmed_speed: int = 4
 
 
 _DEFAULTS = HouseRules()
@@ -84,6 +86,15 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         "bool",
         False,
         "Active defense also suffers the armour's Reflex penalty (RULES.md: only passive defense does).",
+    ),
+    RuleSpec(
+        "unarmed_speed",
+        "int",
+        4,
+        "Speed of an unarmed attack when the GM sets none (RULES.md: 4).",
+        (),
+        1,
+        30,
     ),
 )
 

@@ -1,5 +1,7 @@
 """A Kaernest character sheet (RULES.md §2 "Sheet"): Grace, Muscle, Reflex, Instinct, Health, Luck; skills
-by name; armour and weapons from the tables (seed "Damage by Weapon", "Protection by Armour").
+by name; armour and weapons from the tables (seed "Damage by Weapon", "Protection by Armour"), or custom
+weapons the sheet defines in the table's own row format (``custom_weapons``; carried by naming them in
+``weapons`` like any other). Unarmed attacks need nothing on the sheet (``arms.py``).
 
 ``validate`` collects every problem with its field path before raising one ``ValidationError``;
 ``to_dict``/``from_dict`` round-trip exactly (the bot stores, exports and imports sheets as JSON);
@@ -34,6 +36,11 @@ SYSTEM_FIELDS: tuple[str, ...] = (
     "npc",
     "notes",
 )
+# RULES.md §4: reserved field names are never taken as skill names (Kaernest counts damage, not HP).
+RESERVED_NAMES = frozenset(
+    {"hp", "hp_max", "hp max", "max_hp", "max hp", "damage", "initiative", "posture", "segment", "wounds"}
+)
+MAX_CUSTOM_WEAPONS = 20
 _ALIASES = {
     "armor": "armour",
     "aptitudes": "initiative_modifier",
@@ -67,6 +74,7 @@ class Sheet:
     defense_skill: str = ""
     npc: bool = False
     notes: str = ""
+    custom_weapons: tuple[tables.Weapon, ...] = ()
 
     def __post_init__(self) -> None:
         # Skills are kept sorted so that equal sheets compare equal and round-trip exactly.
@@ -97,6 +105,14 @@ class Sheet:
         best = max(DEFENSE_SKILLS, key=lambda s: (self.skill(s), s == "Parry"))
         return best, self.skill(best)
 
+    def weapon(self, name: str) -> tables.Weapon:
+        """A weapon by name: the sheet's own custom one first, else the table's."""
+        key = (name or "").strip().lower()
+        for custom in self.custom_weapons:
+            if custom.name.lower() == key:
+                return custom
+        return tables.weapon(name)
+
     def armour_row(self) -> tables.Armour | None:
         return tables.armour(self.armour) if self.armour else None
 
@@ -112,6 +128,7 @@ class Sheet:
             "defense_skill": self.defense_skill,
             "npc": self.npc,
             "notes": self.notes,
+            "custom_weapons": [tables.weapon_to_row(w) for w in self.custom_weapons],
         }
 
 
@@ -150,6 +167,8 @@ def problems_of(sheet: Sheet) -> list[FieldProblem]:
             problems.append(FieldProblem(path, "appears twice (names ignore case)"))
         if name.strip().lower() in ATTRIBUTES:
             problems.append(FieldProblem(path, "is an attribute, not a skill"))
+        elif " ".join(name.split()).lower() in RESERVED_NAMES:
+            problems.append(FieldProblem(path, "is a reserved field name, not a skill"))
         seen.add(name.lower())
         _check_range(path, value, SKILL_RANGE, problems)
     if sheet.armour is not None:
@@ -157,7 +176,14 @@ def problems_of(sheet: Sheet) -> list[FieldProblem]:
             tables.armour(sheet.armour)
         except NotFound as err:
             problems.append(FieldProblem("armour", err.reason))
+    custom = {w.name.lower() for w in sheet.custom_weapons}
+    if len(custom) != len(sheet.custom_weapons):
+        problems.append(FieldProblem("custom_weapons", "two custom weapons share a name"))
+    if len(sheet.custom_weapons) > MAX_CUSTOM_WEAPONS:
+        problems.append(FieldProblem("custom_weapons", f"at most {MAX_CUSTOM_WEAPONS} custom weapons"))
     for i, name in enumerate(sheet.weapons):
+        if isinstance(name, str) and name.strip().lower() in custom:
+            continue
         try:
             tables.weapon(name)
         except NotFound as err:
@@ -192,7 +218,7 @@ def new_sheet(name: str) -> Sheet:
 def _canonical_names(sheet: Sheet) -> Sheet:
     """Armour and weapon names spelled as the table spells them (input is case-insensitive)."""
     armour = tables.armour(sheet.armour).name if sheet.armour else None
-    weapons = tuple(tables.weapon(w).name for w in sheet.weapons)
+    weapons = tuple(sheet.weapon(w).name for w in sheet.weapons)
     return dataclasses.replace(sheet, armour=armour, weapons=weapons)
 
 
@@ -202,7 +228,7 @@ def from_dict(raw: dict[str, Any]) -> Sheet:
         raise ValidationError(FieldProblem("", "a sheet must be a table of fields"), "The sheet")
     problems: list[FieldProblem] = []
     known = {"system", "name", *ATTRIBUTES, "skills", "armour", "weapons", "initiative_modifier"}
-    known |= {"defense_skill", "npc", "notes"}
+    known |= {"defense_skill", "npc", "notes", "custom_weapons"}
     for key in raw:
         if key not in known:
             problems.append(FieldProblem(str(key), "is not a Kaernest sheet field"))
@@ -224,6 +250,15 @@ def from_dict(raw: dict[str, Any]) -> Sheet:
     if armour is not None and not isinstance(armour, str):
         problems.append(FieldProblem("armour", "must be an armour name or empty"))
         armour = None
+    custom: list[tables.Weapon] = []
+    custom_raw = raw.get("custom_weapons", [])
+    if not isinstance(custom_raw, list):
+        problems.append(FieldProblem("custom_weapons", "must be a list of weapon rows"))
+        custom_raw = []
+    for i, row in enumerate(custom_raw):
+        weapon = tables.weapon_row(row, f"custom_weapons[{i}]", problems)
+        if weapon is not None:
+            custom.append(weapon)
     name = raw.get("name", "")
     defaults = Sheet(name="x")
     sheet = Sheet(
@@ -236,6 +271,7 @@ def from_dict(raw: dict[str, Any]) -> Sheet:
         defense_skill=raw.get("defense_skill", ""),
         npc=raw.get("npc", False),
         notes=raw.get("notes", ""),
+        custom_weapons=tuple(custom),
     )
     problems.extend(problems_of(sheet))
     if problems:
@@ -279,7 +315,7 @@ def set_field(sheet: Sheet, field: str, value_text: str) -> Sheet:
         )
     elif key == "weapons":
         names = [] if text.lower() in _NONE_WORDS else [w.strip() for w in text.split(",") if w.strip()]
-        new = dataclasses.replace(sheet, weapons=tuple(tables.weapon(n).name for n in names))
+        new = dataclasses.replace(sheet, weapons=tuple(sheet.weapon(n).name for n in names))
     elif key == "initiative_modifier":
         new = dataclasses.replace(
             sheet, initiative_modifier=_parse_int("initiative_modifier", text, MODIFIER_RANGE)
@@ -292,6 +328,13 @@ def set_field(sheet: Sheet, field: str, value_text: str) -> Sheet:
         new = dataclasses.replace(sheet, npc=text.lower() in ("yes", "true", "on"))
     elif key == "notes":
         new = dataclasses.replace(sheet, notes=text)
+    elif key.split(" ", 1)[0] in ("custom_weapon", "custom") and len(key.split(" ", 1)) == 2:
+        new = _set_custom_weapon(sheet, raw_field.split(" ", 1)[1].strip(), text)
+    elif " ".join(key.split()) in RESERVED_NAMES:
+        raise InvalidInput(
+            f"`{raw_field}` is not a Kaernest sheet field and cannot be a skill: Kaernest counts damage "
+            "taken against Health (`/gm damage`, `/gm heal`)."
+        )
     else:
         kept = tuple((n, v) for n, v in sheet.skills if n.lower() != key)
         existing = next((n for n, _ in sheet.skills if n.lower() == key), raw_field)
@@ -304,9 +347,37 @@ def set_field(sheet: Sheet, field: str, value_text: str) -> Sheet:
     return validate(new)
 
 
+def _set_custom_weapon(sheet: Sheet, name: str, text: str) -> Sheet:
+    """``custom_weapon Oar`` = ``handed 2, speed 7, bludgeon 5, skill Clubs/Maces`` defines (or redefines)
+    a weapon of the sheet's own in the table's terms and carries it; ``none`` removes it."""
+    key = name.lower()
+    others = tuple(w for w in sheet.custom_weapons if w.name.lower() != key)
+    carried = tuple(w for w in sheet.weapons if w.lower() != key)
+    if text.lower() in _NONE_WORDS:
+        if len(others) == len(sheet.custom_weapons):
+            raise NotFound(f"{sheet.name} has no custom weapon `{name}`.")
+        return validate(dataclasses.replace(sheet, custom_weapons=others, weapons=carried))
+    row: dict[str, str] = {"name": name}
+    for part in text.split(","):
+        field_name, _, value = part.strip().partition(" ")
+        if not value.strip():
+            raise InvalidInput(
+                f"`{part.strip()}`: write the weapon like `handed 2, speed 7, bludgeon 5, skill Clubs/Maces`."
+            )
+        row[field_name.lower()] = value.strip()
+    problems: list[FieldProblem] = []
+    weapon = tables.weapon_row(row, f"custom_weapon {name}", problems)
+    if weapon is None:
+        raise ValidationError(problems, f"The custom weapon {name!r}")
+    return validate(
+        dataclasses.replace(sheet, custom_weapons=(*others, weapon), weapons=(*carried, weapon.name))
+    )
+
+
 def add_weapon(sheet: Sheet, name: str) -> Sheet:
-    """``/character weapon``: adds a table weapon (a weapon already carried is refused)."""
-    found = tables.weapon(name)
+    """``/character weapon``: carries a table weapon or one of the sheet's custom weapons (a weapon already
+    carried is refused)."""
+    found = sheet.weapon(name)
     if any(w.lower() == found.name.lower() for w in sheet.weapons):
         raise InvalidInput(f"{sheet.name} already carries the {found.name}.")
     return validate(dataclasses.replace(sheet, weapons=(*sheet.weapons, found.name)))
@@ -321,9 +392,11 @@ def remove_weapon(sheet: Sheet, name: str) -> Sheet:
 
 def field_names(sheet: Sheet | None = None) -> tuple[str, ...]:
     """Autocomplete for ``/character set``: attributes, sheet fields, then known and common skills."""
-    names = [a.title() for a in ATTRIBUTES] + list(SYSTEM_FIELDS)
+    names = [a.title() for a in ATTRIBUTES] + list(SYSTEM_FIELDS) + ["custom_weapon <name>"]
     skills = {n for n, _ in sheet.skills} if sheet else set()
-    skills |= set(DEFENSE_SKILLS) | {w.skill for w in tables.weapons()}
+    skills |= set(DEFENSE_SKILLS) | {
+        w.skill for w in (*tables.weapons(), *(sheet.custom_weapons if sheet else ()))
+    }
     lowered = {n.lower() for n in names}
     names += sorted((s for s in skills if s.lower() not in lowered), key=str.lower)
     return tuple(names)

@@ -84,6 +84,10 @@ class Combatant:
     wounds: tuple[Wound, ...] = ()
     # GM-set conditions without a rule effect in Kaernest ("prone", "blinded"): shown, never applied.
     conditions: tuple[str, ...] = ()
+    # RULES.md §4: equal initiative goes to higher Instinct, then to a d12 roll-off made once and kept.
+    rolloff: tuple[int, ...] = ()
+    # RULES.md §4: Luck spent on the next initiative roll (asked for when joining or before begin).
+    spend_luck: bool = False
 
     @property
     def name(self) -> str:
@@ -166,10 +170,11 @@ class KaernestState:
         }
 
 
-def order_key(c: Combatant) -> tuple[int, int]:
-    """Higher initiative first; equal initiative: the one that entered the encounter first (RULES.md §0:
-    no silent ties; entry order is fixed for the whole combat and shown in the tracker)."""
-    return (-(c.initiative or 0), c.entry)
+def order_key(c: Combatant) -> tuple:
+    """Higher initiative first; equal initiative (RULES.md §4): higher Instinct, then the higher kept d12
+    roll-off (announced when rolled: ``InitiativeTied``). Entry order only separates combatants no roll-off
+    was needed for (different initiatives meeting on one segment are already ordered by initiative)."""
+    return (-(c.initiative or 0), -c.sheet.instinct, tuple(-v for v in c.rolloff), c.entry)
 
 
 def _pending_dict(p: PendingAction | None) -> dict | None:
@@ -191,6 +196,8 @@ def _combatant_dict(c: Combatant) -> dict[str, Any]:
         "damage": c.damage,
         "wounds": [{f.name: getattr(w, f.name) for f in dataclasses.fields(Wound)} for w in c.wounds],
         "conditions": list(c.conditions),
+        "rolloff": list(c.rolloff),
+        "spend_luck": c.spend_luck,
     }
 
 
@@ -246,10 +253,17 @@ def from_dict(raw: dict[str, Any]) -> KaernestState:
         ):
             problems.append(FieldProblem(f"{path}.conditions", "must be a list of words"))
             conditions_raw = []
+        rolloff_raw = item.pop("rolloff", [])
+        if not isinstance(rolloff_raw, list | tuple) or not all(
+            isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 12 for x in rolloff_raw
+        ):
+            problems.append(FieldProblem(f"{path}.rolloff", "must be a list of d12 results"))
+            rolloff_raw = []
         combatant = _build(
             Combatant,
             {
                 **item,
+                "rolloff": tuple(rolloff_raw),
                 "sheet": sheet,
                 "pending": pending,
                 "wounds": wounds,

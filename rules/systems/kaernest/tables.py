@@ -59,6 +59,8 @@ class Weapon:
     damages: tuple[tuple[DamageType, tuple[tuple[Grip, int], ...]], ...]
     skill: str
     note: str = ""
+    # RULES.md §2: the Muscle bonus cannot exceed the weapon's damage; §4: unarmed attacks have no cap.
+    muscle_cap: bool = True
 
     def default_grip(self) -> Grip:
         return self.grips[0]
@@ -119,11 +121,41 @@ def _per_grip(values: list[int], grips: tuple[Grip, ...]) -> tuple[tuple[Grip, i
     return tuple(zip(grips, values, strict=True))
 
 
+def _cell(pairs: tuple[tuple[Grip, int], ...]) -> str:
+    values = [str(v) for _, v in pairs]
+    return values[0] if len(set(values)) == 1 else "/".join(values)
+
+
+def weapon_to_row(weapon: Weapon) -> dict:
+    """A weapon as the table (and a sheet's custom weapons) writes it; ``weapon_row`` reads it back."""
+    damages = dict(weapon.damages)
+    row = {
+        "name": weapon.name,
+        "handed": "/".join(str(g) for g in weapon.grips),
+        "speed": _cell(weapon.speeds),
+        **{kind: (_cell(damages[kind]) if kind in damages else NA) for kind in DAMAGE_TYPES},
+        "skill": weapon.skill,
+    }
+    if weapon.note:
+        row["note"] = weapon.note
+    return row
+
+
+def weapon_row(row: object, where: str, problems: list[FieldProblem]) -> Weapon | None:
+    """A sheet's custom weapon in the table's row format; a damage type left out is ``--``. Problems are
+    noted under ``where``."""
+    if isinstance(row, dict):
+        row = {**{kind: NA for kind in DAMAGE_TYPES}, **row}
+    return _weapon_row(row, where, problems)
+
+
 def _weapon_row(row: object, where: str, problems: list[FieldProblem]) -> Weapon | None:
     if not isinstance(row, dict):
         problems.append(FieldProblem(where, "a row must be a table of fields"))
         return None
     start = len(problems)
+    for key in sorted(set(row) - {"name", "handed", "speed", *DAMAGE_TYPES, "skill", "note"}):
+        problems.append(FieldProblem(f"{where}.{key}", "is not a weapon field"))
     name = row.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.append(FieldProblem(f"{where}.name", "missing or empty"))

@@ -20,7 +20,7 @@ from typing import Literal
 from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotAllowed
 from rules.events import Event, Outcome
-from rules.systems.kaernest import clock, tables
+from rules.systems.kaernest import arms, clock, tables
 from rules.systems.kaernest.attack import resolve_attack
 from rules.systems.kaernest.events import (
     ActionDeclared,
@@ -34,8 +34,12 @@ from rules.systems.kaernest.house import HouseRules
 from rules.systems.kaernest.roll import Modifier, sum_of
 from rules.systems.kaernest.state import ELEMENTS, Combatant, KaernestState, PendingAction, order_key
 
-MAX_SPEED = 60
+# RULES.md §4: "An action may take any speed the GM sets, longer than a minute included"; an hour (the
+# seed's "time is measured in minutes and hours") bounds typing mistakes.
+MAX_SPEED = 30 * 60
 MAX_MODIFIER = 30
+# The range of the GM's `bonus` (the `/attack` option states each system's).
+MAX_BONUS = MAX_MODIFIER
 MAX_TEXT = 200
 
 
@@ -177,12 +181,7 @@ def declare_attack(
     target = state.get(target_id)
     if target.id == actor.id:
         raise InvalidInput(f"{actor.name} cannot attack itself.")
-    carried = actor.sheet.weapons
-    if not carried:
-        raise NotAllowed(f"{actor.name} carries no weapon. Add one with `/character weapon`.")
-    chosen = tables.weapon(weapon) if weapon else tables.weapon(carried[0])
-    if chosen.name.lower() not in {w.lower() for w in carried}:
-        raise InvalidInput(f"{actor.name} does not carry the {chosen.name}. Carried: {', '.join(carried)}.")
+    chosen = arms.weapon_of(actor.sheet, weapon, house)
     hands = chosen.default_grip() if grip is None or grip == "" else tables.grip_of(grip)
     # No type named: the weapon's best damage for that grip (ties: the table's column order).
     kind = (
@@ -196,11 +195,11 @@ def declare_attack(
     if element not in ELEMENTS:
         raise InvalidInput(f"`{element}` is not an attack element. Use one of: {', '.join(ELEMENTS)}.")
     for name, value, low in (
-        ("bonus", bonus, -MAX_MODIFIER),
+        ("bonus", bonus, -MAX_BONUS),
         ("enchantment", enchantment, 0),
         ("circumstance", circumstance, -MAX_MODIFIER),
     ):
-        _bounded(name, value, low, MAX_MODIFIER)
+        _bounded(name, value, low, MAX_BONUS if name == "bonus" else MAX_MODIFIER)
     location = (called_location or "").strip() or None
     if location and len(location) > MAX_TEXT:
         raise InvalidInput(f"A called-shot location is at most {MAX_TEXT} characters.")

@@ -9,9 +9,11 @@ builds the views. The readings this adapter had to choose, because the protocol 
   (a missing Sequence, a roll-off for a new tie). The protocol passes no dice there, so these methods take
   an optional ``dice`` keyword; without it a needed die is refused with a clear ``NotAllowed`` (nothing
   changes). Before ``begin`` nothing is ever rolled. ``distance`` has no Nyra meaning and is ignored.
-- ``gm_heal``: ``/gm heal`` names no location, so the worst wound is treated: the location in the worst
-  wound state, then with the most damage, then first in the location table. Only that location heals;
-  the rest of ``amount`` is not carried to another one (``/gm set "<location> damage"`` is exact).
+- ``gm_heal``: heals the ``location`` named (RULES.md §4), or by default the worst wound: the location in
+  the worst wound state, then with the most damage, then first in the location table. Only that location
+  heals; the rest of ``amount`` is not carried to another one (``/gm set "<location> damage"`` is exact).
+- ``refresh_sheet``: the shell calls it when a combatant's turn starts, with the character's current sheet
+  (RULES.md §4); ``refresh.py`` says what is swapped and what stays.
 - ``gm_next``: ends the current turn whoever holds it; when no turn is running (everyone had died and
   the GM healed someone) it starts the current combatant's turn, or passes a dead one's.
 - conditions: free text kept on the combatant (``NyraCombatant.conditions``), shown in the tracker. No
@@ -38,7 +40,7 @@ from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Event, Note, Outcome
 from rules.house_rules import BookHouseRules
 from rules.systems.nyra import actions as other_actions
-from rules.systems.nyra import creatures, sequence, tables, turns
+from rules.systems.nyra import creatures, refresh, sequence, tables, turns
 from rules.systems.nyra import sheet as sheets
 from rules.systems.nyra.adapter_actions import NyraActions
 from rules.systems.nyra.creatures import creature
@@ -100,7 +102,7 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
     name = "nyra"
     title = "Nyra"
     short_title = "Nyra"
-    traits = Traits(round_word="phase")
+    traits = Traits(round_word="phase", gm_options=("bonus", "cost"))
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
@@ -172,6 +174,8 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
             )
             for a in sheet.armour
         )
+        if sheet.shield:
+            armour += (("Shield", sheet.shield),)
         table = sheet.table()
         health = (
             ("Table", f"{table.name} (d{table.die})"),
@@ -222,6 +226,9 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         bonus: int,
         dice: DiceSource,
         house: HouseRules,
+        *,
+        state: NyraCombat | None = None,  # Nyra checks read nothing from the fight (wounds are locations)
+        cid: str | None = None,
     ) -> Outcome[NyraSheet]:
         return sheets.check(sheet, stat, difficulty or "normal", bonus, dice)
 
@@ -358,10 +365,24 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
         return other_actions.gm_damage(state, other_actions.GmDamageArgs(cid, amount, location), dice, house)
 
     def gm_heal(
-        self, state: NyraCombat, cid: str, amount: int, dice: DiceSource, house: HouseRules
+        self,
+        state: NyraCombat,
+        cid: str,
+        amount: int,
+        dice: DiceSource,
+        house: HouseRules,
+        *,
+        location: str | None = None,
     ) -> Outcome[NyraCombat]:
-        """Heal the worst wound: worst state, then most damage, then table order (see the module doc)."""
+        """Heal ``location``, or the worst wound: worst state, then most damage, then table order."""
         target = state.get(cid)
+        if location and location.strip():
+            where = target.sheet.table().find(location)
+            if target.damage_at(where) <= 0:
+                raise NotAllowed(f"{target.name}'s {where} has no damage to heal.")
+            return other_actions.gm_heal(
+                state, other_actions.GmHealArgs(target.id, amount, where), dice, house
+            )
         hurt = [loc for loc in target.sheet.table().locations if target.damage_at(loc) > 0]
         if not hurt:
             raise NotAllowed(f"{target.name} has no damage to heal.")
@@ -373,6 +394,27 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
 
     def gm_fields(self) -> tuple[str, ...]:
         return other_actions.GM_FIELDS
+
+    def refresh_sheet(
+        self, state: NyraCombat, cid: str, sheet: NyraSheet, house: HouseRules
+    ) -> Outcome[NyraCombat]:
+        """The combatant fights with ``sheet`` (its character's, edited since it joined) from now on."""
+        return refresh.refresh_sheet(state, cid, sheet)
+
+    def wounds(self, state: NyraCombat, cid: str) -> tuple[str, ...]:
+        return ()  # Nyra wounds are location states (the tracker shows them)
+
+    def set_wound_effect(
+        self, state: NyraCombat, cid: str, wound: int, effect: str, house: HouseRules
+    ) -> Outcome[NyraCombat]:
+        raise NotAllowed(
+            "Nyra wounds are location states; what a damaged limb does is the GM's call (`/gm condition`)."
+        )
+
+    def spend_luck(
+        self, state: NyraCombat, cid: str, house: HouseRules, *, pledge: bool = True
+    ) -> Outcome[NyraCombat]:
+        raise NotAllowed("Nyra has no Luck to add: the order is fixed by Sequence.")
 
     def gm_set(
         self,

@@ -15,7 +15,8 @@ relies on:
 - ``defend`` sets the standing reaction stance (``dodge``, ``defense`` or ``auto`` = the house default). It
   is not an action on one's turn, so it is allowed at any time, before the fight too; that the member owns
   the combatant is the Discord layer's check.
-- ``move`` spends ``cost`` delay (set by the GM; none = free, still recorded as a ``DelaySpent`` of 0) on
+- ``move`` spends ``cost`` delay (a GM's override; that only a GM passes it is the Discord layer's check),
+  else the channel's house ``move_cost`` (default 0: free, still recorded as a ``DelaySpent`` of 0), on
   one's own started turn. Nyra has no distances: ``distance`` only labels the move in the log.
 - ``grapple``, ``heal``, ``deathsave``, ``disengage``, ``stealth``, ``reroll`` and ``lockin`` do not exist in
   Nyra and are refused with ``NotAllowed``.
@@ -153,7 +154,7 @@ class NyraActions:
             if not 0 <= action.distance <= MAX_DISTANCE:
                 raise InvalidInput(f"A move's distance must be 0..{MAX_DISTANCE}.")
             label = f"move {action.distance}"
-        cost = 0 if action.cost is None else action.cost
+        cost = house.move_cost if action.cost is None else action.cost
         return other_actions.other_action(state, other_actions.ActionArgs(actor.id, cost, label), dice, house)
 
     # -- choices -------------------------------------------------------------------------------------

@@ -27,7 +27,12 @@ from rules.systems.nyra.weapons import DamageType, Weapon
 
 
 def damage_modifiers(
-    weapon: Weapon, damage_type: DamageType, primary_stat: int, weapon_skill: int, rolled_total: int
+    weapon: Weapon,
+    damage_type: DamageType,
+    primary_stat: int,
+    weapon_skill: int,
+    rolled_total: int,
+    skill_name: str | None = None,
 ) -> tuple[Modifier, ...]:
     """Every flat term of a strike's damage, in the order the seed's formula names them."""
     dice = weapon.require_type(damage_type)
@@ -44,7 +49,11 @@ def damage_modifiers(
         mods.append(Modifier("Impact", rolled_total // 2, f"half of the rolled {rolled_total}, rounded down"))
     if weapon.trait_stacks("Mastercraft"):
         mods.append(
-            Modifier("Mastercraft", weapon_skill // 2, f"half of {weapon.skill} {weapon_skill}, rounded down")
+            Modifier(
+                "Mastercraft",
+                weapon_skill // 2,
+                f"half of {skill_name or weapon.skill} {weapon_skill}, rounded down",
+            )
         )
     for trait in weapon.unknown_traits:
         mods.append(Modifier(trait, 0, "a trait the bot does not know: no effect"))
@@ -72,8 +81,10 @@ def roll_damage(
     elif critical and house.critical_damage == "roll_again":
         extra = roll_many(dice, weapon_dice.count, weapon_dice.sides, "critical damage")
         critical_bonus = sum(d.value for d in extra)
-    skill = attacker.sheet.skill(weapon.skill) or 0
-    mods = damage_modifiers(weapon, damage_type, attacker.sheet.stat(weapon.modifier), skill, rolled_total)
+    skill_name, skill = attacker.sheet.weapon_skill(weapon)
+    mods = damage_modifiers(
+        weapon, damage_type, attacker.sheet.stat(weapon.modifier), skill, rolled_total, skill_name
+    )
     gross = rolled_total + critical_bonus + sum(m.value for m in mods)
     armour = target.sheet.armour_value(location, damage_type)
     armour_total = sum(v for _, v in armour)

@@ -2,9 +2,12 @@
 available to spend each turn and the delay for the Short Sword is 3").
 
 Each turn the pool is reset to AGI. A strike costs the weapon's Delay and is allowed only while the pool
-covers it; other actions (moving) cost what the GM sets. The pool never goes negative. Whether a turn ends by
-itself when little is left is the house rule ``auto_end_turn``: ``strikes`` (no strike is affordable any
-more), ``empty`` (the pool is 0) or ``never``.
+covers it; other actions (moving) cost what the GM sets (house ``move_cost``, or a GM's ``cost``). The pool
+never goes negative. Whether a turn ends by itself when little is left is the house rule ``auto_end_turn``:
+``actions`` (neither a strike nor a move at ``move_cost`` is affordable: "The turn ends when the player ends it
+or nothing affordable is left"), ``strikes`` (no strike is affordable any more), ``empty`` (the pool is 0) or
+``never``. Under ``actions`` with a free move, the turn ends by itself only once the pool is 0, so leftover
+delay after the last affordable strike can still go to a move.
 """
 
 from __future__ import annotations
@@ -55,5 +58,11 @@ def turn_is_spent(state: NyraCombat, combatant: NyraCombatant, house: HouseRules
     if combatant.delay_pool <= 0:
         return "delay spent"
     if house.auto_end_turn == "strikes" and not affordable_strikes(state, combatant):
+        return "nothing affordable"
+    if (
+        house.auto_end_turn == "actions"
+        and not affordable_strikes(state, combatant)
+        and combatant.delay_pool < house.move_cost
+    ):
         return "nothing affordable"
     return None

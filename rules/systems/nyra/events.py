@@ -268,3 +268,15 @@ class CheckMade(Event):
     character: str
     check: CheckResult
     dice: tuple[Die, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetRefreshed(Event):
+    """The combatant's sheet was edited since it joined and now fights with the new one (RULES.md §4: at the
+    start of its next turn). ``changes`` says what changed, one phrase each; damage, delay, energy spent,
+    stance and Sequence are encounter state and stay."""
+
+    combatant: str
+    name: str
+    changes: tuple[str, ...]
+    dice: tuple[Die, ...] = ()

@@ -14,7 +14,7 @@ from rules.house_rules import RuleBook, RuleSpec
 TieRule = Literal["reroll", "defender", "attacker"]
 StanceRule = Literal["higher", "dodge", "defense"]
 CriticalDamageRule = Literal["double", "roll_again", "off"]
-AutoEndRule = Literal["strikes", "empty", "never"]
+AutoEndRule = Literal["actions", "strikes", "empty", "never"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,15 @@ class HouseRules:
     critical_damage: CriticalDamageRule = "double"
     track_durability: bool = False
     fumble_durability_loss: int = 5
-    auto_end_turn: AutoEndRule = "strikes"
+    # RULES.md §1 "Delay": the turn ends when "nothing affordable is left" — a move counts, so leftover
+    # delay after the last affordable strike can still go to a move (``actions``).
+    auto_end_turn: AutoEndRule = "actions"
+    # RULES.md §4: moving costs the delay the GM sets; this is the channel's default (``/move`` ``cost`` is
+    # the GM's per-move override).
+    move_cost: int = 0
+    # RULES.md §4: off, the duel plays as written; on follows the Claymore passage ("is wielding a shield
+    # and has the defense skill").
+    defense_needs_shield: bool = False
 
     def to_dict(self) -> dict:
         return BOOK.to_dict(self)
@@ -88,8 +96,23 @@ RULE_SPECS: tuple[RuleSpec, ...] = (
         "auto_end_turn",
         "choice",
         _DEFAULTS.auto_end_turn,
-        "End a turn by itself when no strike is affordable (strikes), only at 0 delay (empty), or never.",
-        choices=("strikes", "empty", "never"),
+        "End a turn by itself when neither a strike nor a move (at move_cost) is affordable (actions), "
+        "when no strike is (strikes), only at 0 delay (empty), or never.",
+        choices=("actions", "strikes", "empty", "never"),
+    ),
+    RuleSpec(
+        "move_cost",
+        "int",
+        _DEFAULTS.move_cost,
+        "Delay a move costs when the GM gives no `cost` (RULES.md: 0).",
+        minimum=0,
+        maximum=100,
+    ),
+    RuleSpec(
+        "defense_needs_shield",
+        "bool",
+        _DEFAULTS.defense_needs_shield,
+        "Defense reacts only for a defender with a shield on its sheet (the Claymore passage); off: as the duel.",
     ),
 )
 

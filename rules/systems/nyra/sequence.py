@@ -4,7 +4,8 @@ first and then descend").
 Highest Sequence first; ties go to the higher AGI; still tied, a d10 roll-off, made once and kept for the
 whole combat (``NyraCombatant.rolloff``). Tied roll-offs roll again (appending to the kept roll-off) until
 every place is settled. Dice are drawn combatant by combatant in the order they entered (RULES.md §0):
-first any missing Sequence, then the roll-off rounds. A combatant joining a running fight rolls only what it
+first any missing Sequence (written to the combatant's sheet and announced with ``SheetFieldKept``, so the
+shell keeps it on the character: RULES.md §4 "rolled once"), then the roll-off rounds. A combatant joining a running fight rolls only what it
 needs; the others keep theirs.
 """
 
@@ -14,7 +15,7 @@ import dataclasses
 
 from rules.dice import DiceSource, Die
 from rules.errors import InvalidInput, NotAllowed
-from rules.events import Event, Outcome
+from rules.events import Event, Outcome, SheetFieldKept
 from rules.systems.nyra.events import CombatantJoined, OrderEntry, OrderSet, PhaseStarted, SequenceRolled
 from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.sheet import SEQUENCE_DIE
@@ -45,7 +46,9 @@ def settle(
     for i, c in enumerate(out):
         if c.sequence is None:
             die = dice.roll(SEQUENCE_DIE, f"{c.name} Sequence")
-            out[i] = dataclasses.replace(c, sequence=die.value)
+            # Rolled once and kept (RULES.md §4): on the combatant's sheet, and for the shell to save.
+            sheet = dataclasses.replace(c.sheet, sequence=c.sheet.sequence or die.value)
+            out[i] = dataclasses.replace(c, sequence=die.value, sheet=sheet)
             events.append(SequenceRolled(c.id, die.value, (die,)))
     for _ in range(MAX_ROLLOFF_ROUNDS):
         groups: dict[tuple[int, int], list[NyraCombatant]] = {}
@@ -63,6 +66,12 @@ def settle(
     else:  # pragma: no cover - 50 tied rounds of d10s cannot come from fair dice
         raise NotAllowed("The roll-off would not settle; check the queued dice (`/gm dice`).")
     return tuple(out), tuple(events), tuple(drawn)
+
+
+def kept_sequences(combatants: tuple[NyraCombatant, ...], events: tuple[Event, ...]) -> tuple[Event, ...]:
+    """A ``SheetFieldKept`` for each Sequence rolled in ``events`` (last, after the order is announced)."""
+    rolled = {e.combatant: e.sequence for e in events if isinstance(e, SequenceRolled)}
+    return tuple(SheetFieldKept(c.id, "sequence", str(rolled[c.id])) for c in combatants if c.id in rolled)
 
 
 def order_entries(combatants: tuple[NyraCombatant, ...]) -> tuple[OrderEntry, ...]:
@@ -83,7 +92,8 @@ def begin(state: NyraCombat, dice: DiceSource, house: HouseRules) -> Outcome[Nyr
     state = dataclasses.replace(
         state, combatants=combatants, order=tuple(c.id for c in ordered), phase=1, turn_index=first
     )
-    return _start(state, dice, house, (*events, OrderSet(order_entries(ordered), drawn), PhaseStarted(1)))
+    out = _start(state, dice, house, (*events, OrderSet(order_entries(ordered), drawn), PhaseStarted(1)))
+    return Outcome(out.state, (*out.events, *kept_sequences(combatants, events)))
 
 
 def add_combatant(
@@ -110,5 +120,6 @@ def add_combatant(
             *events,
             CombatantJoined(combatant.id, combatant.name, position, drawn),
             OrderSet(order_entries(ordered)),
+            *kept_sequences(combatants, events),
         ),
     )

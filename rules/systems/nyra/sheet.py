@@ -2,9 +2,16 @@
 Health").
 
 Primary stats STR, AGI, CON (MAG, CHA, WIS, INT may be stored), skills by name, Sequence (rolled once on a
-d10 when the sheet leaves it empty: ``roll_sequence``), an optional energy pool, weapons and armour (copied
-from data/ or custom, so an exported sheet stands alone), the location table (``humanoid`` unless a creature
-says otherwise) and optional location health overrides.
+d10 when the sheet leaves it empty: ``roll_sequence``; kept on the sheet from then on), an optional energy
+pool, weapons and armour (copied from data/ or custom, so an exported sheet stands alone), a shield (the
+Claymore passage: "wielding a shield and has the defense skill"; the house rule ``defense_needs_shield``
+reads it), the location table (``humanoid`` unless a creature says otherwise) and optional location health
+overrides.
+
+Skill branches (the Claymore passage: "Swords and the branch Claymore"): a skill written ``Swords/Claymore``,
+or named after the branch alone (``Claymore``), is used instead of its parent for weapons of that branch. A
+weapon's branch is the weapon it is based on (a crafted Carnifex is a Nodachi), else its own name; RULES.md
+names no other way to mark a branch, so the table needs no new column.
 
 ``from_dict`` validates and lists every problem with its field path; ``to_dict`` is its exact inverse.
 ``set_field`` is ``/character set``; ``fields`` feeds its autocomplete.
@@ -34,6 +41,13 @@ MAX_NAME = 80
 SEQUENCE_DIE = 10
 COMMON_SKILLS = ("Swords", "Axes", "Maces", "Spears", "Bows", "Dodge", "Defense")
 _CLEAR = {"", "none", "auto", "-", "clear", "remove"}
+MAX_SHIELD = 40
+# RULES.md §4: reserved field names are never taken as skill names (Nyra has no HP: damage is per location).
+RESERVED_NAMES = frozenset({"hp", "hp_max", "hp max", "max_hp", "max hp", "health", "damage"})
+_NO_HP = (
+    "Nyra has no HP: damage is kept per location (set a location's health with `Left Arm serious 25`), "
+    "so `{name}` cannot be a skill."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +64,7 @@ class NyraSheet:
     location_table: str = HUMANOID
     location_health: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     notes: str = ""
+    shield: str | None = None
 
     # --- reading -------------------------------------------------------------------------------------
     def stat(self, name: str) -> int:
@@ -64,6 +79,17 @@ class NyraSheet:
         """A skill's value, found case-insensitively; None when the sheet lacks it."""
         key = skill_key(self.skills, name)
         return self.skills[key] if key else None
+
+    def weapon_skill(self, weapon: Weapon) -> tuple[str, int]:
+        """The skill a strike with ``weapon`` is rolled with, and its value: the branch skill when the sheet
+        has one (``Swords/Claymore``, or ``Claymore``), else the weapon's skill; a skill the sheet lacks is 0."""
+        branch = weapon.based_on or weapon.name
+        for name in (f"{weapon.skill}/{branch}", branch):
+            key = skill_key(self.skills, name)
+            if key and key.lower() != weapon.skill.lower():
+                return key, self.skills[key]
+        key = skill_key(self.skills, weapon.skill)
+        return (key, self.skills[key]) if key else (weapon.skill, 0)
 
     def weapon(self, name: str | None = None) -> Weapon:
         """A carried weapon by name (case-insensitive), or the first one when no name is given."""
@@ -108,6 +134,7 @@ class NyraSheet:
             "location_table": self.location_table,
             "location_health": {loc: dict(levels) for loc, levels in self.location_health.items()},
             "notes": self.notes,
+            "shield": self.shield,
         }
 
     @classmethod
@@ -132,6 +159,7 @@ _SHEET_KEYS = {
     "location_table",
     "location_health",
     "notes",
+    "shield",
 }
 
 
@@ -169,6 +197,9 @@ def validate_sheet(raw: object, subject: str = "The sheet") -> NyraSheet:
             continue
         if skill_key(skills, skill):
             problems.add(join("skills", skill), "is listed twice (names are case-insensitive)")
+            continue
+        if skill.lower() in RESERVED_NAMES or skill.upper() in STATS:
+            problems.add(join("skills", skill), "is a reserved field name, not a skill")
             continue
         number = problems.integer(value, join("skills", skill), minimum=0, maximum=MAX_SKILL)
         if number is not None:
@@ -252,6 +283,9 @@ def validate_sheet(raw: object, subject: str = "The sheet") -> NyraSheet:
     notes = body.get("notes", "")
     if not isinstance(notes, str) or len(notes) > 2000:
         problems.add("notes", "needs text of at most 2000 characters")
+    shield = body.get("shield")
+    if shield is not None:
+        shield = problems.text(shield, "shield", max_length=MAX_SHIELD)
 
     if not problems and table is not None:
         for loc in table.locations:
@@ -274,6 +308,7 @@ def validate_sheet(raw: object, subject: str = "The sheet") -> NyraSheet:
         table_name,  # type: ignore[arg-type]
         overrides,
         notes,
+        shield,
     )
 
 
@@ -327,7 +362,7 @@ def fields(sheet: NyraSheet | None = None) -> tuple[str, ...]:
     skills = tuple(sheet.skills) if sheet else ()
     extra_skills = tuple(s for s in COMMON_SKILLS if not skill_key(dict.fromkeys(skills, 0), s))
     health = tuple(f"{loc} {level}" for loc in table.locations for level in HEALTH_LEVELS)
-    return (*STATS, "sequence", "energy", "location_table", "name", *skills, *extra_skills, *health)
+    return (*STATS, "sequence", "energy", "shield", "location_table", "name", *skills, *extra_skills, *health)
 
 
 def _int_value(field_name: str, text: str, minimum: int, maximum: int) -> int:
@@ -358,6 +393,12 @@ def set_field(sheet: NyraSheet, field_name: str, value_text: str = "") -> NyraSh
         raw["stats"][name.upper()] = _int_value(name.upper(), value, 1, MAX_STAT)
     elif low == "sequence":
         raw["sequence"] = None if value.lower() in _CLEAR else _int_value("Sequence", value, 1, SEQUENCE_DIE)
+    elif low == "shield":
+        if len(value) > MAX_SHIELD:
+            raise InvalidInput(f"A shield's name has at most {MAX_SHIELD} characters.")
+        raw["shield"] = None if value.lower() in _CLEAR else value
+    elif low in RESERVED_NAMES:
+        raise InvalidInput(_NO_HP.format(name=name))
     elif low in {"energy", "energy pool", "energy_pool"}:
         raw["energy"] = None if value.lower() in _CLEAR else _int_value("Energy", value, 0, 10000)
     elif low in {"location_table", "location table", "locations"}:

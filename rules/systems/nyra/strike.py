@@ -20,7 +20,11 @@ Decided readings where RULES.md is silent:
   stance's skill uses the other; with neither it cannot react (the seed's Claymore foe "has none");
 - Affinity: rolls 1..1+stacks are critical successes (they always succeed, like a natural 1; never a 10);
 - a strike's delay and energy are spent whatever its outcome (the swing was made);
-- a skill the attacker lacks counts as 0 (only a critical success can hit).
+- a skill the attacker lacks counts as 0 (only a critical success can hit);
+- a branch skill on the sheet (``Swords/Claymore``) is rolled instead of its parent (``NyraSheet.weapon_skill``);
+- house ``defense_needs_shield``: a defender without a shield on its sheet cannot react with Defense, so it
+  reacts with Dodge when it has it (the Claymore passage: "has the dodge skill, or is wielding a shield and
+  has the defense skill"), else not at all.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ from rules.systems.nyra.state import STANCES, NyraCombat, NyraCombatant
 from rules.systems.nyra.turns import finish_turn
 from rules.systems.nyra.weapons import DamageType
 
+# The range of the GM's `bonus` (the `/attack` option states each system's).
+MAX_BONUS = 20
 DODGE = "Dodge"
 DEFENSE = "Defense"
 
@@ -68,9 +74,13 @@ class StrikeArgs:
 
 def stance_reading(defender: NyraCombatant, house: HouseRules) -> str:
     """Where the defender's stance came from, for the log: its own choice or the house default."""
-    return (
+    reading = (
         f"chosen: {defender.stance}" if defender.stance else f"house default_stance: {house.default_stance}"
     )
+    if house.defense_needs_shield and defender.sheet.skill(DEFENSE) is not None:
+        shield = defender.sheet.shield
+        reading += f"; shield {shield}" if shield else "; no shield: no Defense"  # defense_needs_shield
+    return reading
 
 
 def reaction_skill(defender: NyraCombatant, house: HouseRules) -> tuple[str | None, int]:
@@ -78,6 +88,8 @@ def reaction_skill(defender: NyraCombatant, house: HouseRules) -> tuple[str | No
     stance = defender.stance or house.default_stance
     dodge = defender.sheet.skill(DODGE)
     defense = defender.sheet.skill(DEFENSE)
+    if house.defense_needs_shield and not defender.sheet.shield:
+        defense = None
     if stance == "higher":
         if dodge is None and defense is None:
             return None, 0
@@ -122,8 +134,8 @@ def strike(state: NyraCombat, args: StrikeArgs, dice: DiceSource, house: HouseRu
         raise NotAllowed(f"{target.name} is already dead.")
     if state.volley_ended:
         raise NotAllowed(f"A Defense ended {attacker.name}'s strikes this turn; end the turn.")
-    if not -20 <= args.bonus <= 20:
-        raise InvalidInput("A strike bonus must be between -20 and +20.")
+    if not -MAX_BONUS <= args.bonus <= MAX_BONUS:
+        raise InvalidInput(f"A strike bonus must be between -{MAX_BONUS} and +{MAX_BONUS}.")
     weapon = attacker.sheet.weapon(args.weapon)
     damage_type = DamageType.parse(args.damage_type)
     weapon_damage = weapon.require_type(damage_type)
@@ -154,13 +166,13 @@ def strike(state: NyraCombat, args: StrikeArgs, dice: DiceSource, house: HouseRu
         )
     ]
 
-    skill = attacker.sheet.skill(weapon.skill) or 0
+    skill_name, skill = attacker.sheet.weapon_skill(weapon)
     critical_range = 1 + weapon.trait_stacks("Affinity")
     react_name, react_value = reaction_skill(target, house)
     result, tie_rule, attack, rounds = _contest(
         attacker,
         target,
-        weapon.skill,
+        skill_name,
         skill,
         difficulty,
         args.bonus,

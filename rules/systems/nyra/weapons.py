@@ -266,7 +266,8 @@ def parse_weapon(raw: object, path: str, problems: Problems) -> Weapon | None:
     modifier = modifier_raw.strip().upper() if isinstance(modifier_raw, str) else None
     if modifier not in STATS:
         problems.add(join(path, "modifier"), f"must be one of {', '.join(STATS)}, not {modifier_raw!r}")
-    delay = problems.integer(body.get("delay"), join(path, "delay"), minimum=0, maximum=50)
+    # RULES.md §4: a Delay of at least 1, or one turn would allow unlimited strikes.
+    delay = problems.integer(body.get("delay"), join(path, "delay"), minimum=1, maximum=50)
     energy = problems.integer(body.get("energy_cost", 0), join(path, "energy_cost"), minimum=0, maximum=500)
     durability = None
     if body.get("durability") is not None:

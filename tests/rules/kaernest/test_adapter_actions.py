@@ -133,19 +133,20 @@ def test_an_active_defense_interrupts_and_the_next_defense_is_at_minus_1():
     out = act(state, kind="defend", actor="andretti", stance="active")
     assert kinds(out.events) == ["PostureChanged"] and out.state.get("andretti").posture == "active"
     assert K.turn(out.state).key == key and "active" in row(out.state, "andretti").conditions
-    # Izuki's short sword (speed 5) lands at 12: attack 3 + 3, then Andretti's active 4 + 4 ≤ 10 interrupts.
-    out = act(out.state, [3, 3, 4, 4], kind="attack", actor="izuki", target="andretti", weapon="Sword, Short")
+    # Izuki's short sword (speed 5) lands at 12: Andretti's active 4 + 4 ≤ 10 first, and it interrupts, so
+    # the attack's dice are not drawn (RULES.md §4).
+    out = act(out.state, [4, 4], kind="attack", actor="izuki", target="andretti", weapon="Sword, Short")
     assert kinds(out.events) == [
         "ActionDeclared",
         "ClockAdvanced",
-        "AttackResolved",
+        "ActiveDefenseRolled",
         "AttackInterrupted",
         "ClockAdvanced",
     ]
     first, interrupted = out.events[2], out.events[3]
-    assert first.segment == 12 and first.interrupted and not first.hit
-    assert (first.active_defense.target, first.active_defense.total) == (10, 8)
-    assert [d.label for d in first.dice] == ["attack", "attack", "active defense", "active defense"]
+    assert first.segment == 12 and first.success
+    assert (first.target, first.total) == (10, 8)
+    assert [d.label for d in first.dice] == ["active defense", "active defense"]
     # Restarts at 11 with speed 5 + 1 = 6 → lands at 5; Mico owes its declaration at 8 in between.
     assert (interrupted.restart_segment, interrupted.speed, interrupted.lands_segment) == (11, 6, 5)
     state = out.state
@@ -154,16 +155,17 @@ def test_an_active_defense_interrupts_and_the_next_defense_is_at_minus_1():
 
     # Mico moves (GM speed 10 → 2:28); at 5 the attack lands again. Active defense now 10 − 1 = 9:
     # 5 + 5 fails, so the passive 6 applies: target 5 + 6 + 3 − 6 = 8, and 3 + 3 hits.
-    out = act(state, [3, 3, 5, 5], kind="move", actor="mico", cost=10, distance=12)
+    out = act(state, [5, 5, 3, 3], kind="move", actor="mico", cost=10, distance=12)
     assert kinds(out.events) == [
         "ActionDeclared",
         "ClockAdvanced",
+        "ActiveDefenseRolled",
         "AttackResolved",
         "DamageRolled",
         "DamageTaken",
     ]
     assert (out.events[0].lands_minute, out.events[0].lands_segment) == (2, 28)
-    second = out.events[2]
+    second = out.events[3]
     assert (second.segment, second.interrupted, second.hit) == (5, False, True)
     assert [(m.label, m.value) for m in second.active_defense.modifiers] == [
         ("Reflex", 6),
@@ -172,7 +174,7 @@ def test_an_active_defense_interrupts_and_the_next_defense_is_at_minus_1():
     ]
     assert (second.active_defense.target, second.active_defense.success) == (9, False)
     assert (second.defense, second.target) == (6, 8)
-    assert [d.value for d in out.dice] == [3, 3, 5, 5]
+    assert [d.value for d in out.dice] == [5, 5, 3, 3]
     assert out.state.get("andretti").defenses_since_action == 2
     assert row(out.state, "mico").pending == "move 12, lands 2:28"
     assert (K.turn(out.state).actors, K.turn(out.state).label) == (("izuki",), "Minute 1, segment 5")
@@ -379,8 +381,10 @@ def test_allowed_actions():
     knocked = K.gm_damage(state, "andretti", 21, None, ScriptedDice([]), HOUSE).state  # > 4 × Health 5
     assert K.allowed_actions(knocked, "andretti") == ()
     unarmed = begun([("izuki", izuki(weapons=())), ("andretti", andretti(instinct=4))], [12, 8])
-    assert K.allowed_actions(unarmed, "izuki") == ("defend", "move")
-    refused(unarmed, NotAllowed, "carries no weapon", kind="attack", actor="izuki", target="andretti")
+    # RULES.md §4: bare hands need no weapon on the sheet (speed: house unarmed_speed, 4).
+    assert K.allowed_actions(unarmed, "izuki") == ("attack", "defend", "move")
+    out = act(unarmed, [12, 12], kind="attack", actor="izuki", target="andretti")  # lands at 15: a miss
+    assert (out.events[0].weapon, out.events[0].speed) == ("Unarmed", 4)
 
 
 def test_choices():

@@ -23,28 +23,31 @@ def setup(house=HOUSE, armour=None):
 
 
 def test_a_successful_active_defense_interrupts_and_restarts_with_speed_plus_1():
-    # attack 2d12 first, then the defender's 2d12 ≤ Reflex 6 + Parry 4 = 10. Nobody owes a declaration
-    # after the interruption, so the clock runs on to the restarted attack's landing at 8.
-    state, events = run_to_turn(setup(), [5, 5, 3, 4, 4, 4, 6, 4])
+    # The defender's 2d12 ≤ Reflex 6 + Parry 4 = 10 first (RULES.md §4); it interrupts, so the attack's
+    # dice are never drawn. Nobody owes a declaration after the interruption, so the clock runs on to the
+    # restarted attack's landing at 8.
+    state, events = run_to_turn(setup(), [3, 4, 6, 4, 4, 4])
     assert kinds(events) == [
         "ClockAdvanced",
-        "AttackResolved",
+        "ActiveDefenseRolled",
         "AttackInterrupted",
         "ClockAdvanced",
+        "ActiveDefenseRolled",
         "AttackResolved",
         "DamageRolled",
         "DamageTaken",
     ]
-    hit, interrupted = events[1], events[2]
-    assert hit.interrupted and not hit.hit
-    assert [(m.label, m.value) for m in hit.active_defense.modifiers] == [("Reflex", 6), ("Parry", 4)]
-    assert (hit.active_defense.target, hit.active_defense.total, hit.active_defense.success) == (10, 7, True)
-    assert [d.label for d in hit.dice] == ["attack", "attack", "active defense", "active defense"]
+    defended, interrupted = events[1], events[2]
+    assert [(m.label, m.value) for m in defended.modifiers] == [("Reflex", 6), ("Parry", 4)]
+    assert (defended.target, defended.total, defended.success) == (10, 7, True)
+    assert [d.label for d in defended.dice] == ["active defense", "active defense"]
     # Interrupted at 15: restarts at 14 with speed 5 + 1 = 6 → lands at 8, where Andretti declares next.
     assert (interrupted.restart_segment, interrupted.speed, interrupted.lands_segment) == (14, 6, 8)
     # The next defense is at −1: target 9. Rolling 10 fails → passive defense 6: target 15 − 6 = 9.
-    hit = events[4]
+    assert events[4].success is False and [d.label for d in events[4].dice] == ["active defense"] * 2
+    hit = events[5]
     assert (hit.segment, hit.interrupted) == (8, False)
+    assert [d.label for d in hit.dice] == ["attack", "attack"]
     assert [(m.label, m.value) for m in hit.active_defense.modifiers] == [
         ("Reflex", 6),
         ("Parry", 4),
@@ -60,7 +63,7 @@ def test_a_successful_active_defense_interrupts_and_restarts_with_speed_plus_1()
 def test_the_interrupted_attack_is_rescheduled_and_the_defense_counted():
     # resolve_landing alone, to see the state right after the interruption at 15
     state = dataclasses.replace(setup(), tick=clock.tick_of(1, 15))
-    with ScriptedDice([5, 5, 3, 4]) as dice:
+    with ScriptedDice([3, 4]) as dice:
         state = timeline.resolve_landing(state, "a", dice, HOUSE).state
     pending = state.get("a").pending
     assert (pending.declared_tick, pending.speed, pending.lands_tick, pending.restarts) == (16, 6, 22, 1)
@@ -70,7 +73,7 @@ def test_the_interrupted_attack_is_rescheduled_and_the_defense_counted():
 
 
 def test_the_defense_count_restarts_when_the_defender_acts():
-    state, _ = run_to_turn(setup(), [5, 5, 3, 4, 12, 12, 12, 12])  # interrupted, then a miss at 8
+    state, _ = run_to_turn(setup(), [3, 4, 12, 12, 12, 12])  # interrupted, then a miss at 8
     assert state.get("d").defenses_since_action == 2
     state = timeline.declare_action(state, "a", 30, NONE, HOUSE).state
     state, _ = run_to_turn(state)
@@ -81,8 +84,8 @@ def test_the_defense_count_restarts_when_the_defender_acts():
 
 def test_interrupt_penalty_and_armour_on_active_defense_are_house_rules():
     house = HouseRules(interrupt_speed_penalty=2, armour_penalty_on_active_defense=True)
-    _state, events = run_to_turn(setup(house, armour="Chainmaille"), [5, 5, 3, 3, 12, 12, 12, 12], house)
-    assert [(m.label, m.value) for m in events[1].active_defense.modifiers][-1] == (
+    _state, events = run_to_turn(setup(house, armour="Chainmaille"), [3, 3, 12, 12, 12, 12], house)
+    assert [(m.label, m.value) for m in events[1].modifiers][-1] == (
         "Chainmaille Reflex penalty",
         -2,
     )

@@ -100,9 +100,10 @@ def test_advance_does_nothing_while_someone_owes_a_declaration():
     assert again == state and events == ()
 
 
-def test_same_segment_resolutions_first_then_declarations_each_by_initiative_then_entry():
-    # b and a tie at 20; b entered first, so b goes first (not the alphabet, not chance).
-    a, b, c, d = (fighter(n) for n in "ABCD")
+def test_same_segment_resolutions_first_then_declarations_each_by_initiative_then_instinct():
+    # b and a tie at 20; b has the higher Instinct, so b goes first (RULES.md §4; not the alphabet, not chance).
+    a, c, d = (fighter(n) for n in "ACD")
+    b = fighter("B", instinct=6)
     state = arena(("c", c, 12), ("b", b, 20), ("a", a, 20), ("d", d, 8))
     state, _ = run_to_turn(state)
     assert timeline.next_due(state).combatants == ("b", "a")
@@ -112,7 +113,7 @@ def test_same_segment_resolutions_first_then_declarations_each_by_initiative_the
     state = timeline.declare_action(state, "a", 12, NONE, HOUSE).state
     state, _ = run_to_turn(state)
     state = timeline.declare_action(state, "c", 4, NONE, HOUSE).state
-    # At 8: b, a and c land (resolutions first, by initiative then entry), then d's first turn.
+    # At 8: b, a and c land (resolutions first, by initiative then Instinct), then d's first turn.
     due = timeline.next_due(state)
     assert (due.kind, due.segment, due.combatants) == ("resolve", 8, ("b", "a", "c"))
     state, events = run_to_turn(state)

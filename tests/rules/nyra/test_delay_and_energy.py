@@ -30,8 +30,9 @@ def test_move_costs_gm_set_delay_and_the_pool_never_goes_negative():
 
 
 def test_strikes_auto_end_when_no_strike_is_affordable():
+    house = HouseRules(auto_end_turn="strikes")
     out = run(
-        other_actions.other_action, _state(), other_actions.ActionArgs("a", 4), []
+        other_actions.other_action, _state(house), other_actions.ActionArgs("a", 4), [], house
     )  # 2 left < Short Sword delay 3
     ended = first(out, "TurnEnded")
     assert (ended.reason, ended.delay_lost) == ("nothing affordable", 2)

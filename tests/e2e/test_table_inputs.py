@@ -1,0 +1,241 @@
+"""The inputs a real table needs, through the fake Discord (RULES.md §4): the GM's bonus and move cost, sheet
+edits reaching the combatant at its turn, Sequence kept on the sheet, healing a named location (Nyra); wounds
+on `/check`, the attack options, Luck on initiative, the GM's wound effect, ties said so (Kaernest)."""
+
+from __future__ import annotations
+
+from bot.characters import CharacterBook
+from rules.systems.registry import get_system
+from tests.e2e.conftest import Harness
+from tests.e2e.test_actions_helpers import (
+    combatant_row,
+    nyra_duel,
+    nyra_sheet,
+    refused_unchanged,
+    resolution,
+)
+from tests.e2e.test_actions_kaernest import andretti, izuki, kaernest_fight
+from tests.e2e.test_encounters import current, make_character, ok, refused, setup_gm
+from tests.rules.kaernest.helpers import fighter
+
+
+async def sheet_of(fray: Harness, character_id: int) -> dict:
+    assert fray.bot is not None
+    record = await CharacterBook(fray.bot.store).get(character_id)
+    assert record is not None
+    return dict(record.sheet)
+
+
+# --- Nyra -----------------------------------------------------------------------------------------------------
+async def test_a_players_bonus_is_refused_and_a_gms_applies(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await refused_unchanged(
+        fray, fray.player, "attack", "the gm's to give", target="Duelist 2", type="C", bonus=20
+    )
+    # The GM acting for Duelist 1: Swords 7 + 2 = 9; a 9 succeeds (margin 0), Defense 5 rolls 1 (margin 4).
+    with fray.script(9, 1):
+        r = await ok(fray, fray.gm, "attack", target="Duelist 2", type="C", bonus=2, **{"as": "Duelist 1"})
+    text = resolution(r)
+    assert "defended" in text and "9" in text, text
+    # /check: a player's bonus is refused, the GM's (here on the GM's own character) applies.
+    r = await refused(fray, fray.player, "check", "the gm's to give", stat="Swords", bonus=5)
+    with fray.script(10):
+        r = await ok(fray, fray.gm, "check", stat="Swords", character="Duelist 2", bonus=1)
+    assert "rolled 10" in r.content or "10" in r.content
+
+
+async def test_only_a_gm_sets_the_move_cost_and_the_house_rule_is_the_default(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await refused_unchanged(fray, fray.player, "move", "the gm's to give", cost=2)
+    await ok(fray, fray.gm, "gm rules", rule="move_cost", value="2")
+    r = await ok(fray, fray.player, "move")
+    read, _ = await current(fray)
+    assert read.state.get(str(read.combatant("Duelist 1").id)).delay_pool == 4, resolution(r)
+    await ok(fray, fray.gm, "move", cost=1, **{"as": "Duelist 1"})
+    read, _ = await current(fray)
+    assert read.state.get(str(read.combatant("Duelist 1").id)).delay_pool == 3
+
+
+async def test_a_weapon_added_after_joining_is_carried_from_the_next_turn(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await ok(fray, fray.player, "character weapon", name="Nodachi")
+    await refused(
+        fray, fray.player, "attack", "carries no `nodachi`", target="Duelist 2", weapon="Nodachi", type="S"
+    )
+    await ok(fray, fray.player, "turn end")  # Duelist 2's turn
+    r = await ok(fray, fray.gm, "turn end")  # Duelist 1's turn starts with the sheet as it is now
+    assert "Nodachi" in "\n".join(m.content for m in r.messages), [m.content for m in r.messages]
+    with fray.script(10):  # a natural 10: a miss, but the Nodachi is carried now
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", weapon="Nodachi", type="S")
+    assert "Nodachi" in resolution(r)
+
+
+async def test_a_rolled_sequence_is_written_to_the_sheet(fray: Harness) -> None:
+    await setup_gm(fray, "nyra")
+    sheet = nyra_sheet("Duelist 1", {"Swords": 7, "Dodge": 5}, 5)
+    unset = get_system("nyra").set_sheet_field(sheet, "sequence", "none")
+    cid = await make_character(fray, fray.player, "Duelist 1", "nyra", unset)
+    await make_character(
+        fray, fray.gm, "Duelist 2", "nyra", nyra_sheet("Duelist 2", {"Swords": 7, "Defense": 5}, 4)
+    )
+    await ok(fray, fray.gm, "encounter start", name="Duel")
+    await ok(fray, fray.player, "encounter join")
+    await ok(fray, fray.gm, "encounter join")
+    with fray.script(7):
+        await ok(fray, fray.gm, "encounter begin")
+    assert (await sheet_of(fray, cid))["sequence"] == 7
+
+
+async def test_gm_heal_names_the_location(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await ok(fray, fray.gm, "gm damage", target="Duelist 2", amount=5, location="Head")
+    await ok(fray, fray.gm, "gm damage", target="Duelist 2", amount=9, location="Chest")
+    await ok(fray, fray.gm, "gm heal", target="Duelist 2", amount=3, location="Head")
+    read, _ = await current(fray)
+    d2 = combatant_row(read, "Duelist 2")
+    assert (d2.location_damage["Head"], d2.location_damage["Chest"]) == (2, 9)
+
+
+# --- Kaernest -------------------------------------------------------------------------------------------------
+async def test_a_wound_lowers_a_check_target_by_1_in_the_encounter(fray: Harness) -> None:
+    await kaernest_fight(fray, izuki(), andretti(instinct=4), [12, 8])
+    fray.script()
+    with fray.script(3, 3):
+        r = await ok(fray, fray.player, "check", stat="Grace")
+    assert "target 6" in r.content, r.content
+    await ok(fray, fray.gm, "gm damage", target="Izuki", amount=8)  # > 1.5 × Health 5: a wound
+    with fray.script(3, 3):
+        r = await ok(fray, fray.player, "check", stat="Grace")
+    assert "target 5" in r.content and "wounds" in r.content, r.content
+
+
+async def test_kaernest_attack_options_and_whose_they_are(fray: Harness) -> None:
+    await kaernest_fight(fray, izuki(weapons=("Sword, Short",)), andretti(instinct=4, reflex=6), [12, 8])
+    fray.script()
+    await refused_unchanged(
+        fray, fray.player, "attack", "the gm's to give", target="Andretti", circumstance=2
+    )
+    await refused_unchanged(fray, fray.player, "attack", "the gm's to give", target="Andretti", speed=40)
+    # The short sword lands at 12 (before Andretti declares there): 2 + 2 hits; enchantment +2 by the player.
+    with fray.script(2, 2):
+        r = await ok(fray, fray.player, "attack", target="Andretti", enchantment=2, element="energy")
+    text = resolution(r)
+    assert "enchantment" in text and "energy" in text, text
+
+
+async def test_a_gm_sets_a_speed_beyond_a_minute(fray: Harness) -> None:
+    await kaernest_fight(fray, izuki(), andretti(instinct=4), [12, 8])
+    fray.script()
+    r = await ok(fray, fray.gm, "attack", target="Andretti", speed=75, **{"as": "Izuki"})
+    assert "lands at **3:02**" in resolution(r), resolution(r)
+
+
+async def test_fists_need_no_weapon(fray: Harness) -> None:
+    await kaernest_fight(fray, izuki(weapons=()), andretti(instinct=4), [12, 8])
+    with fray.script(12, 12):  # speed 4 from 17 lands at 13, before Andretti's 12: a miss
+        r = await ok(fray, fray.player, "attack", target="Andretti", weapon="fists")
+    assert "Unarmed" in resolution(r) and "speed 4" in resolution(r), resolution(r)
+
+
+async def test_luck_spent_on_initiative_when_joining(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await make_character(fray, fray.player, "Izuki", "kaernest", izuki(luck=3))
+    await make_character(fray, fray.gm, "Andretti", "kaernest", andretti(instinct=4))
+    await ok(fray, fray.gm, "encounter start", name="Courtyard")
+    await ok(fray, fray.player, "encounter join", luck=True)
+    await ok(fray, fray.gm, "encounter join", character="Andretti")
+    with fray.script(9, 8):
+        r = await ok(fray, fray.gm, "encounter begin")
+    everything = "\n".join(m.content for m in r.messages)
+    assert "Luck" in everything, everything
+    read, _ = await current(fray)
+    izuki_now = read.state.get(str(read.combatant("Izuki").id))
+    assert (izuki_now.initiative, izuki_now.sheet.luck) == (17, 0)
+
+
+async def test_luck_pledged_before_begin_and_refused_after(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await make_character(fray, fray.player, "Izuki", "kaernest", izuki(luck=2))
+    await make_character(fray, fray.gm, "Andretti", "kaernest", andretti(instinct=4))
+    await ok(fray, fray.gm, "encounter start", name="Courtyard")
+    await ok(fray, fray.player, "encounter join")
+    await ok(fray, fray.gm, "encounter join", character="Andretti")
+    await ok(fray, fray.player, "initiative luck")
+    with fray.script(9, 8):
+        await ok(fray, fray.gm, "encounter begin")
+    read, _ = await current(fray)
+    assert read.state.get(str(read.combatant("Izuki").id)).initiative == 16
+    await refused(fray, fray.player, "initiative luck", "already has initiative")
+
+
+async def test_the_gm_writes_a_wounds_effect(fray: Harness) -> None:
+    await kaernest_fight(fray, izuki(), andretti(instinct=4), [12, 8])
+    fray.script()
+    await ok(fray, fray.gm, "gm damage", target="Andretti", amount=13, location="left arm")
+    await refused(fray, fray.player, "gm wound", "gm", target="Andretti", wound=1, effect="x")
+    await ok(fray, fray.gm, "gm wound", target="Andretti", wound=1, effect="drops the club")
+    r = await ok(fray, fray.player, "encounter status")
+    shown = r.embeds[0]["description"] + "".join(str(f) for f in r.embeds[0].get("fields", []))
+    assert "drops the club" in shown, shown
+
+
+async def test_equal_initiative_is_announced_with_its_rule(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await make_character(fray, fray.player, "A", "kaernest", fighter("A", instinct=5))
+    await make_character(fray, fray.gm, "B", "kaernest", fighter("B", instinct=4))
+    await ok(fray, fray.gm, "encounter start", name="Tie")
+    await ok(fray, fray.player, "encounter join")
+    await ok(fray, fray.gm, "encounter join", character="B")
+    with fray.script(5, 6):  # both 10
+        r = await ok(fray, fray.gm, "encounter begin")
+    everything = "\n".join(m.content for m in r.messages)
+    assert "Instinct" in everything, everything
+    _, turn = await current(fray)
+    read, _ = await current(fray)
+    assert turn.actors == (str(read.combatant("A").id),)
+
+
+async def test_defense_needs_a_shield_by_house_rule_and_shields_on_sheets(fray: Harness) -> None:
+    await nyra_duel(fray)
+    await ok(fray, fray.gm, "gm rules", rule="defense_needs_shield", value="on")
+    # Duelist 2 has Defense but no shield and no Dodge: no reaction die; 3 hits, d6 3 Left Arm, 3d6.
+    with fray.script(3, 3, 3, 4, 2):
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    text = resolution(r)
+    assert "no shield" in text and "hit" in text, text
+    await ok(fray, fray.gm, "character set", field="shield", value="Buckler", character="Duelist 2")
+    await ok(fray, fray.player, "turn end")
+    await ok(fray, fray.gm, "turn end")  # Duelist 2's sheet (now with a shield) reached it on its turn
+    with fray.script(7, 1):  # 7 succeeds by 0; Defense 1 by 4: defended
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    assert "Defense" in resolution(r) and "defended" in resolution(r), resolution(r)
+
+
+async def test_a_branch_skill_is_rolled_for_its_weapon(fray: Harness) -> None:
+    await nyra_duel(fray)
+    fray.script()
+    await ok(fray, fray.player, "character set", field="Swords/Short Sword", value="9")
+    await ok(fray, fray.player, "turn end")
+    await ok(fray, fray.gm, "turn end")
+    with fray.script(9, 1):  # 9 would miss Swords 7; the branch is 9
+        r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    assert "Swords/Short Sword" in resolution(r), resolution(r)
+
+
+async def test_reserved_names_and_custom_weapons_on_sheets(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await ok(fray, fray.player, "character create", name="Izuki")
+    await refused(fray, fray.player, "character set", "cannot be a skill", field="hp", value="20")
+    await ok(
+        fray,
+        fray.player,
+        "character set",
+        field="custom_weapon Oar",
+        value="handed 2, speed 7, bludgeon 5, skill Clubs/Maces",
+    )
+    r = await ok(fray, fray.player, "character show")
+    assert "Oar" in str(r.embeds[0]), r.embeds[0]
