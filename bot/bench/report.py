@@ -75,6 +75,7 @@ class Report:
     storm: Storm | None = None
     rss: int = 0  # bytes, the Fray process at the end
     rss_peak: int = 0
+    rss_idle: int = 0  # bytes, the Fray process after storing the encounters and warming up, before the load
     encounters: int = 0  # stored when RSS was read
     load: str = ""  # the machine's load average while measuring
 
@@ -190,8 +191,8 @@ def table(report: Report) -> str:
         ]
     if report.rss:
         lines.append(
-            f"memory: Fray RSS {report.rss / MB:.0f} MB (peak {report.rss_peak / MB:.0f} MB) "
-            f"with {report.encounters:,} stored encounters"
+            f"memory: Fray RSS {report.rss / MB:.0f} MB (peak {report.rss_peak / MB:.0f} MB; "
+            f"{report.rss_idle / MB:.0f} MB before the load) with {report.encounters:,} stored encounters"
         )
     lines += ["", "targets:"]
     lines += [f"  [{'x' if met else ' '}] {what}: {measured}" for what, measured, met in targets(report)]

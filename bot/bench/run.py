@@ -351,6 +351,7 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
             for command, make in makers.items():
                 bot = floor if command == FLOOR else fray
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)
+            report.rss_idle = fray.memory()[0]
             for rep in range(1, options.repetitions + 1):
                 for conc in options.concurrencies:
                     for command, make in makers.items():
