@@ -14,10 +14,8 @@ import discord
 from discord.utils import escape_markdown, escape_mentions
 
 from cogs.text.common import mention, system_title
-from cogs.text.events import Names, lines_of
-from rules.encounter import CombatantView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, TrackerView, Traits, TurnStatus
 from rules.errors import RulesError
-from rules.events import Event
 from rules.systems.registry import get_system
 
 MAX_MESSAGE = 2000
@@ -240,24 +238,37 @@ def clock_label(tracker: TrackerView) -> str:
     return ""
 
 
-def turn_announcement(turn: TurnStatus, name: str, owner_id: int | None) -> str:
+def turn_announcement(
+    turn: TurnStatus, name: str, owner_id: int | None, happened: Sequence[str] = (), now: str = ""
+) -> str:
+    """Whose turn, what just happened to them, and what they can do now."""
     if owner_id:
-        return f"🔔 {clean(turn.label)}: {mention(owner_id)}, it is **{clean(name)}**'s turn."
-    return f"🔔 {clean(turn.label)}: it is **{clean(name)}**'s turn (an NPC, played by the GM)."
+        head = f"🔔 {clean(turn.label)}: {mention(owner_id)}, it is **{clean(name)}**'s turn."
+    else:
+        head = f"🔔 {clean(turn.label)}: it is **{clean(name)}**'s turn (an NPC, played by the GM)."
+    lines = [head]
+    if happened:
+        lines += ["Just now:", *(f"› {line}" for line in happened)]
+    if now:
+        lines.append(now)
+    return fit("\n".join(lines))
 
 
-def action_result(title: str, lines: Sequence[str]) -> str:
-    body = "\n".join(lines)
-    return fit(f"{title}\n{body}" if body else title)
-
-
-# --- events ---------------------------------------------------------------------------------------------
-
-
-def events_text(events: Sequence[Event], names: Names, limit: int = 1500) -> str:
-    """The lines of a change's events (``cogs.text.events``), one bullet each, within ``limit``."""
-    lines = [f"• {line}" for line in lines_of(events, names)]
-    return fit("\n".join(lines), limit) if lines else ""
+def turn_choices(traits: Traits, *, last_gasp: bool) -> str:
+    """The two or three commands that apply on a turn, with their key option (from the system's traits)."""
+    if last_gasp:
+        return "🕯️ In Last Gasp the only thing to do is the Death Save: press **Death Save** below."
+    if traits.declares_then_locks:
+        return (
+            "Now: `/attack target:` (and `/defend stance:` …) plan the turn, `/lockin` resolves it "
+            "(one action: add `lock:true`), then `/turn end`."
+        )
+    if traits.segment_timeline:
+        return (
+            "Now: `/attack target:` declares an attack that lands after its speed, `/defend stance:` "
+            "sets your defense, `/turn end` waits one segment."
+        )
+    return "Now: `/attack target:` strikes, `/move` moves, `/turn end` ends the turn."
 
 
 # --- the tracker ----------------------------------------------------------------------------------------

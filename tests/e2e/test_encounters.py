@@ -128,7 +128,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
         fray, fray.gm, "encounter add", name="Raider", template=templates[-1], count=2, side="raiders"
     )
     assert "Raider 1" in r.content and "Raider 2" in r.content
-    r = await ok(fray, fray.gm, "encounter status")
+    r = await ok(fray, fray.gm, "encounter status", public=True)
     assert "Setup" in r.embeds[0]["description"]
 
     r = await ok(fray, fray.gm, "encounter begin", attackers="raiders", surprise=1)
@@ -139,7 +139,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
         values = [c.initiative for c in tracker.order]
         assert values == sorted(values, reverse=True), values
     order_names = [c.name for c in tracker.order]
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     shown = status.embeds[0]["description"]
     assert [shown.index(n) for n in order_names] == sorted(shown.index(n) for n in order_names)
     assert "▶️" in shown
