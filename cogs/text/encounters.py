@@ -8,6 +8,7 @@ middle of a number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import discord
@@ -308,6 +309,29 @@ def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = Fal
     return f"{marker} {init}**{clean(row.name, 64)}**{npc} · {' · '.join(parts)}"
 
 
+_TIME = re.compile(r"(\d+):(\d{2})")
+
+
+def _when(row: CombatantView) -> tuple[int, int]:
+    """When a row next does something on a segment timeline (minutes count up, segments down)."""
+    times = [m for text in (row.pending or "", row.next_segment or "") for m in _TIME.findall(text)]
+    if not times:
+        return (10**9, 0)
+    return min((int(minute), -int(segment)) for minute, segment in times)
+
+
+def in_play_order(tracker: TrackerView) -> tuple[CombatantView, ...]:
+    """The tracker's rows as they come up: on a segment timeline by the time of each one's next action or
+    landing (pending actions by the segment they land on), else as the system orders them."""
+    try:
+        timeline = get_system(tracker.system).traits.segment_timeline
+    except RulesError:
+        timeline = False
+    if not timeline:
+        return tracker.order
+    return tuple(sorted(tracker.order, key=lambda row: (not row.active, _when(row))))
+
+
 def tracker_embed(
     name: str, tracker: TrackerView, turn: TurnStatus, status: str, *, npc_numbers: bool = False
 ) -> discord.Embed:
@@ -325,10 +349,11 @@ def tracker_embed(
         head.append("Turn: " + ", ".join(f"**{clean(names.get(c, c), 64)}**" for c in tracker.current))
     lines: list[str] = []
     budget = MAX_DESCRIPTION - 200 - sum(len(h) + 1 for h in head)
-    for i, row in enumerate(tracker.order):
+    rows = in_play_order(tracker)
+    for i, row in enumerate(rows):
         line = tracker_line(row, row.id in tracker.current and status != "ended", npc_numbers)
         if budget - len(line) - 1 < 0:
-            lines.append(f"… and {len(tracker.order) - i} more combatants")
+            lines.append(f"… and {len(rows) - i} more combatants")
             break
         lines.append(line)
         budget -= len(line) + 1

@@ -73,8 +73,12 @@ def _value(key: str, value: Any, names: Mapping[str, str]) -> str | None:
     if isinstance(value, bool):
         return "yes" if value else None
     if isinstance(value, dict):
-        inner = [f"{k} {v}" for k, v in value.items() if not isinstance(v, dict | list)]
-        return ", ".join(inner[:6]) or None
+        inner = [
+            f"{k}: {names.get(str(v), v) if k in ID_KEYS else v}"
+            for k, v in value.items()
+            if not isinstance(v, dict | list) and v not in (None, "")
+        ]
+        return "(" + ", ".join(inner) + ")" if inner else None
     if isinstance(value, list):
         items = [_item(v, names) for v in value]
         return ", ".join(i for i in items[:10] if i) or None

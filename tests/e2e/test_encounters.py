@@ -14,6 +14,7 @@ from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
 from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where
+from cogs.text.encounters import in_play_order
 from rules.dice import RandomDice
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
@@ -141,7 +142,8 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
     order_names = [c.name for c in tracker.order]
     status = await ok(fray, fray.player, "encounter status", public=True)
     shown = status.embeds[0]["description"]
-    assert [shown.index(n) for n in order_names] == sorted(shown.index(n) for n in order_names)
+    play_order = [c.name for c in in_play_order(tracker)]  # Kaernest: by when each acts next
+    assert [shown.index(n) for n in play_order] == sorted(shown.index(n) for n in play_order)
     assert "▶️" in shown
 
     # Two full rounds (Kaernest: a bounded number of turns), by every way of ending a turn.

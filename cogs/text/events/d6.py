@@ -139,21 +139,23 @@ def initiative_rerolled(e: InitiativeRerolled, n: Names) -> str:
 def action_declared(e: ActionDeclared, n: Names) -> str:
     a = e.action
     kind = a.kind.replace("_", " ")
-    target = f" {who(n, a.target)}" if a.target else ""
-    extra = f" {a.move}" if getattr(a, "move", "") else ""
+    target = f" on {who(n, a.target)}" if a.target else ""
+    extra = f" ({a.move})" if getattr(a, "move", "") else ""
     if a.kind == "move":
-        extra = f" {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
-    return f"📝 {who(n, e.who)} declares {kind}{extra}{target} (action {e.count})"
+        extra = f" of {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
+    return f"📝 {who(n, e.who)} plans action {e.count}: {kind}{extra}{target}"
 
 
 @renders(TurnLocked)
 def turn_locked(e: TurnLocked, n: Names) -> str:
-    kinds = ", ".join(k.replace("_", " ") for k in e.kinds)
     pen = e.penalty_dice or 0
+    if not pen:
+        return ""  # the plan just shown already says there is no penalty
+    kinds = ", ".join(k.replace("_", " ") for k in e.kinds)
+    free = f", {e.free_declared} free" if e.free_declared else ""
     return (
-        f"🔒 {who(n, e.who)} locks in: {kinds}; {e.counted} counted"
-        + (f", {e.free_declared} free" if e.free_declared else "")
-        + (f" → **−{pen}D** on every roll" if pen else " → no multi-action penalty")
+        f"🔒 {who(n, e.who)} locks in {kinds} ({e.counted} counted{free}): **−{pen}D** on every roll "
+        "this turn (the multi-action penalty)"
     )
 
 

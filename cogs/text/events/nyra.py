@@ -144,7 +144,7 @@ def location_damaged(e: LocationDamaged, n: Names) -> str:
         if e.state_after != e.state_before
         else f"still {clean(e.state_after, 20)}"
     )
-    why = {"bleeding": " (bleeding)", "gm": " (GM)"}.get(e.source, "")
+    why = {"bleeding": " from bleeding", "gm": " from the GM"}.get(e.source, "")
     return (
         f"🩸 {who(n, e.combatant)}'s {clean(e.location, 30)} takes {e.amount}{why} "
         f"({e.damage_after} in all): {state}{bleed}"
