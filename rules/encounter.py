@@ -166,6 +166,8 @@ class Traits:
     round_word: str = "round"
     # `/roll`'s pool codes (``3D+2``) follow this system's ``explode`` and ``wild_one`` house rules.
     rolls_dice_codes: bool = False
+    # How a turn flows, in two or three sentences for `/help` (command names as players type them).
+    turn_flow: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------

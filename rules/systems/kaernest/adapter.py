@@ -129,7 +129,15 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
     short_title = "Kaernest"
-    traits = Traits(segment_timeline=True)
+    traits = Traits(
+        segment_timeline=True,
+        turn_flow=(
+            "Time runs in segments, 30 down to 1 in each minute. On your segment you declare an action: an "
+            "attack lands `speed` segments later, when the clock gets there. Your posture (`/defend`: passive, "
+            "active, aggressive) sets your defense, and an active defense can interrupt an attack; "
+            "`/turn end` waits one segment."
+        ),
+    )
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------
