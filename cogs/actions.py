@@ -123,6 +123,14 @@ def _target_id(edit: EncounterEdit, typed: str | None) -> tuple[str | None, str 
     return str(row.id), row.name
 
 
+def _check_fallen(edit: EncounterEdit, target_id: str, confirm: bool) -> None:
+    """A dead target is refused; a downed one needs ``confirm`` (with what the system says about it)."""
+    row = next((r for r in edit.system.tracker(edit.state).order if r.id == target_id), None)
+    state = enc_text.standing(row) if row is not None else ""
+    if state == "dead" or (state and not confirm):
+        raise BotError(enc_text.attack_the_fallen(row.name, state, edit.system.traits.downed_note))
+
+
 def _into_id(edit: EncounterEdit, typed: str | None) -> str | None:
     if typed is None or not typed.strip():
         return None
@@ -157,6 +165,7 @@ async def run_action(
     light: str | None = None,
     leave: bool = False,
     lock: bool = False,
+    confirm: bool = False,
     button: tuple[int, str] | None = None,
 ) -> None:
     """One action through the change path, then the reply (see the module docstring)."""
@@ -201,6 +210,8 @@ async def run_action(
             else:
                 actor = choose_actor(edit, user_id, as_name, gm, kind, action)
             action = replace(action, actor=str(actor.id))
+            if kind == "attack" and target_id is not None:
+                _check_fallen(edit, target_id, confirm)
             outcome = edit.system.act(edit.state, action, edit.dice, edit.house)
             if leave and not edit.system.traits.melee_engagement:  # no melee to leave (RULES.md §3)
                 outcome = Outcome(outcome.state, (Note(text.leave_ignored()), *outcome.events))
@@ -375,9 +386,10 @@ class Actions(commands.Cog):
         bonus="A flat bonus, -100 to 100",
         as_=AS_HELP,
         lock=LOCK_HELP,
+        confirm="Attack a combatant who is down anyway",
     )
     @app_commands.autocomplete(
-        target=ac.ac_combatant_any,
+        target=ac.ac_target,
         weapon=ac.ac_weapon,
         type_=ac.ac_type,
         aim=ac.ac_aim,
@@ -395,6 +407,7 @@ class Actions(commands.Cog):
         bonus: int = 0,
         as_: str | None = None,
         lock: bool = False,
+        confirm: bool = False,
     ) -> None:
         await run_action(
             interaction,
@@ -407,6 +420,7 @@ class Actions(commands.Cog):
             grip=grip,
             bonus=bonus,
             lock=lock,
+            confirm=confirm,
         )
 
     @app_commands.command(name="defend", description="Take a defensive stance")

@@ -168,6 +168,8 @@ class Traits:
     rolls_dice_codes: bool = False
     # How a turn flows, in two or three sentences for `/help` (command names as players type them).
     turn_flow: str = ""
+    # What the rules say about attacking a combatant who is down (shown when `/attack` asks for `confirm`).
+    downed_note: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------

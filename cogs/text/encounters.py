@@ -288,6 +288,24 @@ def health_text(row: CombatantView, *, numbers: bool) -> str:
     return ", ".join(parts) or "—"
 
 
+DOWN_WORDS = frozenset({"down", "out", "last gasp", "stabilised", "unconscious", "dying"})
+
+
+def standing(row: CombatantView) -> str:
+    """``dead``, ``down`` (out of the fight for now) or ``""`` (standing), from the tracker's state word."""
+    word = (row.health or "").casefold()
+    if word == "dead":
+        return "dead"
+    return "down" if word in DOWN_WORDS or not row.active else ""
+
+
+def attack_the_fallen(name: str, state: str, note: str) -> str:
+    if state == "dead":
+        return f"**{clean(name)}** is dead; there is nothing left to attack."
+    extra = f" {note}" if note else ""
+    return f"**{clean(name)}** is down.{extra} To attack anyway, repeat the command with `confirm:true`."
+
+
 def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = False) -> str:
     marker = "▶️" if current else ("▫️" if row.active else "✖️")
     init = f"`{row.initiative:>3}` " if row.initiative is not None else ""

@@ -137,6 +137,7 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
             "active, aggressive) sets your defense, and an active defense can interrupt an attack; "
             "`/turn end` waits one segment."
         ),
+        downed_note="Striking the unconscious is legal in Kaernest.",
     )
     house_book = HOUSE_BOOK
 
