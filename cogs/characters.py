@@ -26,14 +26,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import sheet_files
-from bot.characters import CharacterBook, CharacterError, CharacterRecord, check_name, name_key
+from bot.characters import (
+    CharacterBook,
+    CharacterError,
+    CharacterRecord,
+    check_name,
+    field_pairs,
+    name_key,
+    set_fields,
+)
 from bot.errors import NoSystem
 from cogs import _autocomplete_characters as ac
 from cogs._checks import is_gm, where
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import characters as text
 from rules.errors import RulesError
-from rules.systems.registry import system_names
+from rules.systems.registry import get_system, system_names
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -192,7 +200,10 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         if chosen is None:
             raise NoSystem(text.no_system_here())
         record = await self.book.create(here.guild_id, interaction.user.id, name, chosen)
-        await self._say(interaction, text.created(interaction.user.id, record.name, record.system))
+        key_fields = [f for f in get_system(record.system).sheet_fields() if name_key(f) != "name"][:7]
+        await self._say(
+            interaction, text.created(interaction.user.id, record.name, record.system, key_fields)
+        )
 
     # --- set --------------------------------------------------------------------------------------------
 
@@ -216,13 +227,15 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
             change = await self.book.rename(record, value)
             await self._say(interaction, text.renamed(change.before.name, change.after.name))
             return
+        pairs = field_pairs(field, value)
         try:
-            change = await self.book.change(
-                record, lambda rules, sheet: rules.set_sheet_field(sheet, field, value)
-            )
+            change = await self.book.change(record, lambda rules, sheet: set_fields(rules, sheet, pairs))
         except RulesError as err:
             raise CharacterError(text.change_refused(record.name, err.reason)) from err
-        await self._say(interaction, text.field_set(change.after.name, field, value.strip()))
+        if len(pairs) == 1:
+            await self._say(interaction, text.field_set(change.after.name, field, value.strip()))
+        else:
+            await self._say(interaction, text.fields_set(change.after.name, pairs))
 
     # --- weapon / armour --------------------------------------------------------------------------------
 
