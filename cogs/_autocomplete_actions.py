@@ -97,7 +97,13 @@ async def _choices_for(interaction: discord.Interaction[Any], option: str, curre
         if option == "into":
             names = read.names
             values = tuple(names.get(v, v) for v in values)
-        return choose(values, current)
+            return choose(values, current)
+        # what each value means or deals, shown beside it; the value sent stays the bare one
+        labels = {v: read.system.choice_label(read.state, actor, key, v, action) for v in values}
+        return [
+            app_commands.Choice(name=labels.get(c.value, c.value)[:100], value=c.value)
+            for c in choose(values, current)
+        ]
     except RulesError:  # what was typed so far matches nothing: expected
         return []
     except Exception:  # a bug: never fail the member, but say so

@@ -152,7 +152,8 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
     """The same announcement without an interaction (the reminder loop's skip)."""
-    await refresh_tracker(bot, channel_id, guild_id, result.encounter_id)
+    if result.turn_changed:
+        await refresh_tracker(bot, channel_id, guild_id, result.encounter_id)
     message = turn_message(result)
     if message is not None:
         content, view, mentions = message

@@ -292,6 +292,11 @@ class System(Protocol[StateT, SheetT, HouseT]):
         """Autocomplete values for ``option`` (weapon, type, aim, stance, into …) given what is typed so far."""
         ...
 
+    def choice_label(self, state: StateT, actor: str | None, option: str, value: str, action: Action) -> str:
+        """What autocomplete shows for one of ``choices``' values: the value with what it means or deals
+        (``C — Cleaving 3d6``); the value itself when there is nothing to add."""
+        ...
+
     def allowed_actions(self, state: StateT, actor: str) -> tuple[str, ...]:
         """The action kinds ``actor`` may use now (a D6 combatant in Last Gasp: only ``deathsave``)."""
         ...

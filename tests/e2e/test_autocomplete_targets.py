@@ -36,3 +36,20 @@ async def test_kaernest_asks_to_confirm_and_says_striking_the_unconscious_is_leg
     fray.dice.current = RandomDice(1)  # the clock may run on to the landing
     r = await ok(fray, fray.player, "attack", target="Andretti", confirm=True)
     assert "declares an attack on **Andretti**" in r.content
+
+
+async def labels(fray: Harness, member, command: str, focused: str, **options) -> dict[str, str]:
+    choices = await fray.fd.autocomplete(fray.channel, member, command, focused=focused, value="", **options)
+    return {c["value"]: c["name"] for c in choices}
+
+
+async def test_damage_types_weapons_and_stances_explain_themselves(fray: Harness) -> None:
+    from tests.e2e.test_actions_helpers import nyra_duel
+
+    await nyra_duel(fray)
+    types = await labels(fray, fray.player, "attack", "type", target="Duelist 2")
+    assert list(types) == ["P", "S", "C"] and types["C"].startswith("C — Cleaving ") and "d" in types["C"]
+    weapons = await labels(fray, fray.player, "attack", "weapon", target="Duelist 2")
+    assert weapons["Short Sword"].startswith("Short Sword — P ") and "delay" in weapons["Short Sword"]
+    stances = await labels(fray, fray.player, "defend", "stance")
+    assert "ends the attacker's volley" in stances["defense"]
