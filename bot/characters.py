@@ -83,6 +83,11 @@ def check_name(raw: str) -> str:
 _VALUE = re.compile(r"^(?:[+-]?\d+|\d+D(?:[+-]\d+)?)$", re.IGNORECASE)
 
 
+def is_value(token: str) -> bool:
+    """A field's value as `/character set` reads it in a list: a number or a die code."""
+    return bool(_VALUE.match(token))
+
+
 def field_pairs(field: str, value: str) -> list[tuple[str, str]]:
     """``/character set field:STR value:7 AGI 6 Swords 7`` as pairs ``[(STR, 7), (AGI, 6), (Swords, 7)]``:
     after the first value, names (one or more words) alternate with values (a number or a die code). A value

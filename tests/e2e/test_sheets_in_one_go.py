@@ -54,3 +54,30 @@ async def test_several_fields_are_all_or_nothing_with_every_problem_listed(fray:
     assert r.ephemeral and "nothing was set" in r.content and "AGI" in r.content and "CON" in r.content
     shown = await ok(fray, fray.player, "character show", character="Vale")
     assert "STR 7" not in str(shown.embeds).replace("**", "")
+
+
+async def test_the_create_form_fills_the_key_fields_in_one_go(fray: Harness) -> None:
+    await setup_gm(fray, "nyra")
+    r = await fray.fd.invoke(fray.channel, fray.player, "character create", name="Duelist 1", form=True)
+    assert r.modal is not None
+    ids = [
+        c["custom_id"]
+        for row in r.modal["components"]
+        for c in row.get("components", [row.get("component", {})])
+    ]
+    assert "field:STR" in ids and "more" in ids
+    done = await fray.fd.submit_modal(
+        r,
+        fray.player,
+        {"field:STR": "7", "field:AGI": "6", "field:CON": "6", "more": "Swords 7 Dodge 5 sequence 5"},
+    )
+    assert not done.ephemeral and "created **Duelist 1**" in done.content
+    assert "`STR`" not in done.content and "`MAG`" in done.content  # what is still unset
+    await ok(fray, fray.player, "character weapon", name="Short Sword", character="Duelist 1")
+    shown = await ok(fray, fray.player, "character show", character="Duelist 1")
+    assert "Swords" in str(shown.embeds) and "Dodge" in str(shown.embeds)
+    bad = await fray.fd.invoke(fray.channel, fray.player, "character create", name="Bad", form=True)
+    refused = await fray.fd.submit_modal(bad, fray.player, {"field:STR": "0"})
+    assert refused.ephemeral and "STR" in refused.content
+    names = await fray.fd.invoke(fray.channel, fray.player, "character list")
+    assert "Bad" not in names.content + str(names.embeds)

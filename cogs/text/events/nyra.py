@@ -204,9 +204,19 @@ def sequence_rolled(e: SequenceRolled, n: Names) -> str:
 
 @renders(OrderSet)
 def order_set(e: OrderSet, n: Names) -> str:
-    order = ", ".join(f"{who(n, o.combatant)} (Sequence {o.sequence})" for o in e.order[:25])
+    """Highest Sequence first; where Sequences tie, AGI decides (then the kept roll-offs), and says so."""
+    counts: dict[int, int] = {}
+    for o in e.order:
+        counts[o.sequence] = counts.get(o.sequence, 0) + 1
+    parts = []
+    for o in e.order[:25]:
+        tie = ""
+        if counts[o.sequence] > 1:
+            tie = f", AGI {o.agi}" + (f", roll-off {' '.join(map(str, o.rolloff))}" if o.rolloff else "")
+        parts.append(f"{who(n, o.combatant)} (Sequence {o.sequence}{tie})")
     return plus(
-        f"📋 Order of play, highest Sequence first: {order or 'nobody yet'}", roles(("tie-break", e.dice))
+        f"📋 Order of play, highest Sequence first: {', '.join(parts) or 'nobody yet'}",
+        roles(("roll-off", e.dice)),
     )
 
 
