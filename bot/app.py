@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.encounters",
     "cogs.turns",
     "cogs.actions",
+    "cogs.help",
 )
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 

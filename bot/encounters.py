@@ -69,6 +69,7 @@ from bot.store import (
     Store,
     Where,
     channel_key,
+    compare_and_set,
     insert_channel,
     versioned_update,
     view_of,
@@ -327,6 +328,21 @@ async def load_encounter(
             _, view = await _channel_view(session, where)
             house_raw = dict(view.rules_for(encounter.system))
         return EncounterRead(encounter, combatants, grapples, house_raw, states=parsed_states(bot.store))
+
+
+async def set_tracker_message(
+    bot: EncounterBot, channel_id: int, encounter_id: int, message_id: int | None, replacing: int | None
+) -> bool:
+    """Store the live tracker's message id (under the channel's lock, guarded on the id it replaces, so
+    two changes that both re-post cannot both win). Whether it was stored; not logged, not undone."""
+    async with bot.store.change(channel_key(channel_id)) as session:
+        return await compare_and_set(
+            session,
+            Encounter,
+            encounter_id,
+            {"tracker_message_id": replacing},
+            {"tracker_message_id": message_id},
+        )
 
 
 async def running_encounter_starter(bot: EncounterBot, channel_id: int) -> int | None:
@@ -626,6 +642,7 @@ class EncounterEdit:
         values.pop("id", None)
         values.pop("version", None)
         await self._keep_reminders_sent(values)
+        values.pop("tracker_message_id", None)  # the message shown now stays the one edited
         await self._versioned_update(values)
         eid = self.encounter.id
         await self.session.exec(delete(Grapple).where(Grapple.encounter_id == eid))  # type: ignore[arg-type]

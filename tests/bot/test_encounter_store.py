@@ -424,4 +424,12 @@ def test_the_tracker_embed_summarises_within_discord_limits() -> None:
     embeds = log_embeds("Fight", rows_, {"1": "Ash"}, 40)
     assert sum(len(e) for e in embeds) <= 6000 and len(embeds) <= 10
     assert all(len(e.description or "") <= 4096 for e in embeds)
-    assert "did not fit" in embeds[-1].footer.text
+    assert "More with `page`" in embeds[-1].footer.text
+    from cogs.text.log import log_pages
+
+    pages = log_pages(rows_, {"1": "Ash"})
+    assert len(pages) > 1 and all(len(t) <= 4096 for p in pages for t in p)
+    shown = "\n".join(t for p in pages for t in p)
+    assert all(f"**#{i}**" in shown for i in range(1, 26))  # every entry on some page, none cut
+    last = log_embeds("Fight", rows_, {"1": "Ash"}, 40, page=len(pages))
+    assert f"page {len(pages)} of {len(pages)}" in last[0].title and sum(len(e) for e in last) <= 6000

@@ -128,7 +128,7 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await page.keyboard.press("Tab")  # picks the highlighted suggestion, as in Discord
     assert (await page.input_value("#command")).endswith("lock:True ")
     await submit(page)
-    resolution = await last_message(page, "Rook attacks Bandit 1 with")
+    resolution = await last_message(page, "against save")  # the to-hit roll, outcome first
     await shot(page, screenshots, "06-d6-turn")
     assert "Bandit 1" in await resolution.inner_text()
 
