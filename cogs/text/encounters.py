@@ -293,8 +293,8 @@ def turn_choices(traits: Traits, *, last_gasp: bool) -> str:
         return "🕯️ In Last Gasp the only thing to do is the Death Save: press **Death Save** below."
     if traits.declares_then_locks:
         return (
-            "Now: `/attack target:` (and `/defend stance:` …) plan the turn, `/lockin` resolves it "
-            "(one action: add `lock:true`), then `/turn end`."
+            "Now: `/attack target:` (and `/defend stance:` …) plan the turn; `/lockin` resolves it and "
+            "ends the turn (one action: add `lock:true`)."
         )
     if traits.segment_timeline:
         return (

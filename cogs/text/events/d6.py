@@ -96,10 +96,12 @@ def _mods(mods: tuple) -> str:
 
 @renders(Rolled)
 def rolled(e: Rolled, n: Names) -> str:
+    # A planned check's ``what`` is "stat (note)": the sentence shows the note, the dice only the stat.
+    stat = e.what.split(" (", 1)[0]
     return plus(
         f"🎲 {who(n, e.who)} {clean(e.what, 40)}: **{e.total}** ({code_text(e.code)}{_mods(e.mods)})"
         f"{wild_text(e.roll)}{pool_rule(e.roll)}",
-        roles(pool_dice(clean(e.what, 20), e.roll)) if e.roll else roles(("dice", e.dice)),
+        roles(pool_dice(clean(stat, 40), e.roll)) if e.roll else roles(("dice", e.dice)),
     )
 
 

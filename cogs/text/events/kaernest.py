@@ -5,6 +5,7 @@ from __future__ import annotations
 from cogs.text.common import clean
 from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who, with_dice
 from cogs.text.events.registry import Heading, Names, renders
+from cogs.text.events.shared import sheet_refreshed_text
 from rules.systems.kaernest.events import (
     ActionCancelled,
     ActionDeclared,
@@ -254,22 +255,40 @@ def condition_changed(e: ConditionChanged, n: Names) -> str:
 
 @renders(WoundEffectSet)
 def wound_effect_set(e: WoundEffectSet, n: Names) -> str:
-    where = f" ({clean(e.location, 30)})" if e.location else ""
-    return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where}: {clean(e.effect, 100) or 'no effect'}"
+    where = f" (to the {clean(e.location, 30)})" if e.location else ""
+    effect = clean(e.effect, 100)
+    if not effect:
+        return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where} no longer has an effect"
+    return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where} has an effect: *{effect}*"
 
 
 @renders(InitiativeTied)
 def initiative_tied(e: InitiativeTied, n: Names) -> str:
-    order = ", ".join(who(n, c) for c in e.combatants)
-    if any(e.rolloffs):
-        rolls = "; ".join(
-            f"{who(n, c)} Instinct {i}" + (f" roll-off {' '.join(str(v) for v in r)}" if r else "")
-            for c, i, r in zip(e.combatants, e.instincts, e.rolloffs, strict=False)
-        )
-        rule = f"higher Instinct, then a d12 roll-off kept for the fight ({rolls})"
+    """Who goes first at a shared initiative, then why: higher Instinct, then the kept d12 roll-off."""
+    names = [who(n, c) for c in e.combatants]
+    if len(names) == 2:
+        order = f"{names[0]} goes before {names[1]}, both at initiative {e.initiative}"
+    elif len(names) > 2:
+        order = f"{', '.join(names[:-1])} and {names[-1]} act in that order, all at initiative {e.initiative}"
     else:
-        rule = "higher Instinct (" + ", ".join(str(i) for i in e.instincts) + ")"
-    return with_dice(f"⚖️ Tied at initiative {e.initiative}: {order}, by {rule}", e)
+        order = f"{''.join(names) or 'Nobody'} at initiative {e.initiative}"
+    instincts = set(e.instincts)
+    if any(e.rolloffs):
+        rolled = ", ".join(
+            f"{who(n, c)} rolled {' then '.join(str(v) for v in r)}"
+            for c, r in zip(e.combatants, e.rolloffs, strict=False)
+            if r
+        )
+        same = f"Instinct {e.instincts[0]} each" if len(instincts) == 1 else "higher Instinct first"
+        why = f"{same}, then a d12 roll-off kept for the fight: {rolled}"
+    else:
+        why = "higher Instinct: " + ", ".join(
+            f"{who(n, c)} {i}" for c, i in zip(e.combatants, e.instincts, strict=False)
+        )
+    return plus(
+        f"⚖️ {order}: {why}",
+        roles(("roll-off", e.dice)),
+    )
 
 
 @renders(LuckSpent)
@@ -286,6 +305,4 @@ def luck_pledged(e: LuckPledged, n: Names) -> str:
 
 @renders(SheetRefreshed)
 def sheet_refreshed(e: SheetRefreshed, n: Names) -> str:
-    return f"📝 {who(n, e.combatant)} fights with its edited sheet: " + "; ".join(
-        clean(c, 60) for c in e.changes[:12]
-    )
+    return sheet_refreshed_text(who(n, e.combatant), e.changes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cogs.text.common import clean
 from cogs.text.events.parts import die_text, house, plus, roles, signed, terms, who
 from cogs.text.events.registry import Names, renders
+from cogs.text.events.shared import sheet_refreshed_text
 from rules.systems.nyra.checks import CheckResult
 from rules.systems.nyra.events import (
     CheckMade,
@@ -77,12 +78,19 @@ def strike_declared(e: StrikeDeclared, n: Names) -> str:
 def contest_rolled(e: ContestRolled, n: Names) -> str:
     again = f" (roll {e.round})" if e.round > 1 else ""
     line = f"⚔️ To hit{again}: {who(n, e.attacker)}'s {check_text(e.attack)}"
+    # the house defense_needs_shield took a shieldless defender's Defense away (strike.stance_reading)
+    no_shield = "no shield: no Defense" in e.stance_rule
     if e.reaction is not None:
         line += f"; {who(n, e.target)}'s {check_text(e.reaction)}"
-        if e.stance_rule.startswith("house"):
-            line += house("default_stance " + e.stance_rule.rsplit(":", 1)[-1].strip())
+        if no_shield:
+            line += " (no shield, so no Defense)" + house("defense_needs_shield")
+        elif e.stance_rule.startswith("house"):
+            stance = e.stance_rule.split(";", 1)[0].rsplit(":", 1)[-1].strip()
+            line += house("default_stance " + stance)
     elif e.attack.success:
         line += f"; {who(n, e.target)} cannot react"
+        if no_shield:
+            line += " (no shield, so no Defense, and no Dodge)" + house("defense_needs_shield")
     return line
 
 
@@ -261,6 +269,4 @@ def check_made(e: CheckMade, n: Names) -> str:
 
 @renders(SheetRefreshed)
 def sheet_refreshed(e: SheetRefreshed, n: Names) -> str:
-    return f"📝 {who(n, e.combatant)} fights with its edited sheet: " + "; ".join(
-        clean(c, 60) for c in e.changes[:12]
-    )
+    return sheet_refreshed_text(who(n, e.combatant), e.changes)

@@ -154,8 +154,8 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         rolls_dice_codes=True,
         turn_flow=(
             "Each round, combatants act in initiative order. On your turn you plan actions (`/attack`, "
-            "`/defend`, `/move` …): each one after the first is −1D on every roll. `/lockin` resolves the plan "
-            "(or `lock:true` on a single action), then `/turn end`. At 0 HP a character falls into Last Gasp "
+            "`/defend`, `/move`, `/check`, `/free` …): each one after the first is −1D on every roll. `/lockin` "
+            "resolves the plan and ends the turn (or `lock:true` on a single action). At 0 HP a character falls into Last Gasp "
             "and makes a Death Save on each of its turns."
         ),
     )
