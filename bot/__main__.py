@@ -5,6 +5,7 @@
     fray sync [--force]  sync the slash commands (--force: even when unchanged) and exit
     fray health          exit 0 if the heartbeat file is fresher than 90 s, else 1 (Docker HEALTHCHECK)
     fray revision MSG    autogenerate a migration from the models (developers)
+    fray bench [--quick] the load benchmark against a bare discord.py bot (developers; ``bot.bench``)
     fray play [--port N] [--open] [--demo]
                          try Fray without Discord: the real bot on a loopback Discord, in the browser
 
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.bench.options import add_arguments as add_bench_arguments
 from bot.settings import LOG_LEVELS, Settings, SettingsError, heartbeat_file_from_env
 
 HEALTH_MAX_AGE = 90.0
@@ -44,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("health", help="exit 0 when the heartbeat is fresh (Docker HEALTHCHECK)")
     revision = sub.add_parser("revision", help="autogenerate a migration from the models")
     revision.add_argument("message")
+    add_bench_arguments(sub.add_parser("bench", help="the load benchmark (developers)"))
     play = sub.add_parser(
         "play", help="try Fray without Discord: the real bot on a loopback Discord, played in the browser"
     )
@@ -110,6 +113,10 @@ async def _revision(settings: Settings, message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "run"
+    if command == "bench":
+        from bot.bench.run import main as bench
+
+        return bench(args)
     load_dotenv(Path.cwd() / ".env", override=False)
     if command == "play":
         return _play(args)

@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.encounters",
     "cogs.turns",
     "cogs.actions",
+    "cogs.help",
 )
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
@@ -76,6 +77,7 @@ class Fray(commands.AutoShardedBot):
             help_command=None,
             intents=discord.Intents.default(),
             allowed_mentions=ALLOWED_MENTIONS,
+            max_messages=None,  # Fray reads no messages: no cache to fill and search on every message event
             guild_ready_timeout=settings.guild_ready_timeout,
             **shards,
         )

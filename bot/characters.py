@@ -48,7 +48,7 @@ from bot.errors import (
 from bot.models import Character
 from bot.store import Store, characters_key, versioned_delete, versioned_update
 from rules.encounter import System
-from rules.errors import ValidationError
+from rules.errors import InvalidInput, RulesError, ValidationError
 from rules.systems.registry import get_system, system_names
 
 NAME_MAX = 64
@@ -78,6 +78,47 @@ def check_name(raw: str) -> str:
     if problem is not None:
         raise InvalidName(problem, len(raw.strip()) if isinstance(raw, str) else 0)
     return raw.strip()
+
+
+_VALUE = re.compile(r"^(?:[+-]?\d+|\d+D(?:[+-]\d+)?)$", re.IGNORECASE)
+
+
+def is_value(token: str) -> bool:
+    """A field's value as `/character set` reads it in a list: a number or a die code."""
+    return bool(_VALUE.match(token))
+
+
+def field_pairs(field: str, value: str) -> list[tuple[str, str]]:
+    """``/character set field:STR value:7 AGI 6 Swords 7`` as pairs ``[(STR, 7), (AGI, 6), (Swords, 7)]``:
+    after the first value, names (one or more words) alternate with values (a number or a die code). A value
+    that does not read so is one value for one field, as before."""
+    tokens = value.split()
+    if len(tokens) < 3 or not _VALUE.match(tokens[0]):
+        return [(field, value.strip())]
+    pairs = [(field, tokens[0])]
+    name: list[str] = []
+    for token in tokens[1:]:
+        if _VALUE.match(token) and name:
+            pairs.append((" ".join(name), token))
+            name = []
+        else:
+            name.append(token)
+    if name:  # a name left without its value: not a list of pairs after all
+        return [(field, value.strip())]
+    return pairs
+
+
+def set_fields(rules: Any, sheet: Any, pairs: Sequence[tuple[str, str]]) -> Any:
+    """All the fields or none: every problem is listed (``InvalidInput``), nothing is set when one fails."""
+    problems: list[str] = []
+    for name, val in pairs:
+        try:
+            sheet = rules.set_sheet_field(sheet, name, val)
+        except RulesError as err:
+            problems.append(f"`{name}` {val}: {err.reason}")
+    if problems:
+        raise InvalidInput("nothing was set — " + "; ".join(problems))
+    return sheet
 
 
 def name_key(name: str) -> str:

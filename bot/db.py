@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import json
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -70,6 +71,11 @@ def _replace_nul(row: Any) -> Any:
     return type(row)(fix(v) for v in row)
 
 
+def _compact_json(value: Any) -> str:
+    """JSON columns without the blanks after separators (states and log rows are a tenth smaller)."""
+    return json.dumps(value, separators=(",", ":"))
+
+
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
     """An engine for ``database_url``. On SQLite the PRAGMAs are applied to every new connection and the
     file's folder is created if needed; PostgreSQL needs neither (its server has its own settings)."""
@@ -77,6 +83,7 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         database_path.parent.mkdir(parents=True, exist_ok=True)
     if database_url.startswith("postgresql"):
         kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
+    kwargs.setdefault("json_serializer", _compact_json)
     engine = create_async_engine(database_url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _on_connect)

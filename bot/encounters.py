@@ -24,7 +24,6 @@ stops there); ``undo`` restores the snapshot of the oldest of the last N changes
 
 from __future__ import annotations
 
-import copy
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -36,7 +35,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import instances, reminders, sheet_sync
+from bot import instances, reminders, sheet_sync, undo_record
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -63,14 +62,18 @@ from bot.models import (
     PartyInstance,
     UTCDateTime,
 )
+from bot.parsed_states import ParsedStates, parsed_states
+from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
     Store,
     Where,
     channel_key,
+    compare_and_set,
     insert_channel,
     versioned_update,
     view_of,
+    write_turn,
 )
 from rules.dice import DiceSource, QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
@@ -146,9 +149,7 @@ def _row_dict(row: Any) -> dict[str, Any]:
         value = getattr(row, column.name)
         if isinstance(value, datetime):
             value = value.isoformat()
-        elif isinstance(value, dict | list):
-            value = copy.deepcopy(value)
-        out[column.name] = value
+        out[column.name] = value  # JSON as loaded: loaded rows are replaced, never changed in place
     return out
 
 
@@ -265,6 +266,7 @@ class EncounterRead:
     grapples: list[Grapple]
     house_raw: dict[str, Any]
     _state: Any = None
+    states: ParsedStates | None = None
 
     @property
     def system(self) -> System:
@@ -273,7 +275,9 @@ class EncounterRead:
     @property
     def state(self) -> Any:
         if self._state is None:
-            self._state = self.system.state_from_dict(self.encounter.state)
+            enc = self.encounter
+            states = self.states or ParsedStates(1)
+            self._state = states.get(self.system, enc.id or 0, enc.version, enc.state)
         return self._state
 
     def tracker(self) -> TrackerView:
@@ -323,7 +327,22 @@ async def load_encounter(
         if where is not None:
             _, view = await _channel_view(session, where)
             house_raw = dict(view.rules_for(encounter.system))
-        return EncounterRead(encounter, combatants, grapples, house_raw)
+        return EncounterRead(encounter, combatants, grapples, house_raw, states=parsed_states(bot.store))
+
+
+async def set_tracker_message(
+    bot: EncounterBot, channel_id: int, encounter_id: int, message_id: int | None, replacing: int | None
+) -> bool:
+    """Store the live tracker's message id (under the channel's lock, guarded on the id it replaces, so
+    two changes that both re-post cannot both win). Whether it was stored; not logged, not undone."""
+    async with bot.store.change(channel_key(channel_id)) as session:
+        return await compare_and_set(
+            session,
+            Encounter,
+            encounter_id,
+            {"tracker_message_id": replacing},
+            {"tracker_message_id": message_id},
+        )
 
 
 async def running_encounter_starter(bot: EncounterBot, channel_id: int) -> int | None:
@@ -398,6 +417,7 @@ class EncounterEdit:
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
     result: EncounterResult | None = None
+    seq: int = 0  # of the log row this change appends
     _updates: dict[str, Any] = field(default_factory=dict)
     _restore: dict[str, Any] | None = None
     _undone_ids: list[int] = field(default_factory=list)
@@ -413,6 +433,11 @@ class EncounterEdit:
     @property
     def status(self) -> str:
         return str(self._updates.get("status", self.encounter.status))
+
+    def turn_began_after(self, sent_at: datetime) -> bool:
+        """Whether the current turn started after ``sent_at``: a command sent then was meant for an earlier one."""
+        started = self.encounter.turn_started_at
+        return started is not None and started > sent_at
 
     def require_running(self) -> None:
         if self.status != "running":
@@ -504,6 +529,9 @@ class EncounterEdit:
 
     # -- saving ----------------------------------------------------------------------------------------
     async def _next_seq(self) -> int:
+        last = parsed_states(self.bot.store).last_seq(self.encounter.id or 0, self.loaded_version)
+        if last is not None:
+            return last + 1
         found = await self.session.exec(
             select(func.max(EventLog.seq)).where(EventLog.encounter_id == self.encounter.id)  # type: ignore[call-overload]
         )
@@ -570,7 +598,24 @@ class EncounterEdit:
         elif member_turn and actor is not None and actor.owner_id == self.actor_id:
             reminders.cancel(values)
 
-    async def _replace_grapples(self, tracker: TrackerView) -> None:
+    def _undo_record(self, values: dict[str, Any], grapples_replaced: bool) -> dict[str, Any]:
+        """The reverse patch from the encounter as this change leaves it to the snapshot it was loaded as."""
+        assert self.before is not None
+        written = {
+            name: value.isoformat() if isinstance(value, datetime) else value
+            for name, value in values.items()
+        }
+        written["state"] = undo_record.jsonable(written["state"])
+        after = {
+            "encounter": {**self.before["encounter"], **written, "version": self.loaded_version + 1},
+            "combatants": [_row_dict(c) for c in self.combatants],
+            "grapples": None if grapples_replaced else self.before["grapples"],  # new rows: put the old back
+        }
+        return undo_record.record(self.before, after)
+
+    async def _replace_grapples(self, tracker: TrackerView) -> bool:
+        """Write the tracker's grapples; whether the rows were replaced."""
+
         def ident(a: str) -> int | None:
             return int(a) if a and a.isdecimal() else None
 
@@ -580,7 +625,7 @@ class EncounterEdit:
         ]
         have = [(g.a_id, g.b_id, g.counter, g.pinned_id) for g in self.grapples]
         if wanted == have:
-            return
+            return False
         await self.session.exec(delete(Grapple).where(Grapple.encounter_id == self.encounter.id))  # type: ignore[arg-type]
         for a, b, counter, pinned in wanted:
             if a is None or b is None:
@@ -590,11 +635,14 @@ class EncounterEdit:
                     encounter_id=self.encounter.id or 0, a_id=a, b_id=b, counter=counter, pinned_id=pinned
                 )
             )
+        return True
 
     async def _put_back(self, snap: dict[str, Any]) -> None:
         values = _row_values(Encounter, snap["encounter"])
         values.pop("id", None)
         values.pop("version", None)
+        await self._keep_reminders_sent(values)
+        values.pop("tracker_message_id", None)  # the message shown now stays the one edited
         await self._versioned_update(values)
         eid = self.encounter.id
         await self.session.exec(delete(Grapple).where(Grapple.encounter_id == eid))  # type: ignore[arg-type]
@@ -611,6 +659,19 @@ class EncounterEdit:
             )
         restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
         self.combatants = sorted(restored, key=lambda c: c.entry)
+
+    async def _keep_reminders_sent(self, values: dict[str, Any]) -> None:
+        """Reminders sent are facts, not state: undo never writes a past due time back (the loop would send
+        that reminder again). The same turn keeps the row's reminder columns as they are; a turn given back
+        keeps the count it had and is due no earlier than ``after`` from now."""
+        sent, due = values.pop("reminders_sent", 0), values.pop("reminder_due_at", None)
+        if values.get("turn_key") == self.encounter.turn_key:
+            return
+        now = self.bot.clock()
+        if due is not None and due <= now:
+            policy = await reminders.load_policy(self.session, self.where.channel_id, self.where.parent_id)
+            due = first_due(policy, now)
+        values.update(reminders_sent=sent, reminder_due_at=due)
 
     async def _record_instance(self) -> None:
         """The channel's instance follows the state just saved (an undo too), in the same transaction."""
@@ -630,6 +691,7 @@ class EncounterEdit:
         )
 
     async def _save(self) -> None:
+        await write_turn(self.session)  # before anything is flushed
         queue_before = list(self.config.dice_queue or []) if self.config is not None else []
         if self._restore is not None:
             await self._put_back(self._restore)
@@ -648,10 +710,10 @@ class EncounterEdit:
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
             await self._versioned_update(values)
-            await self._replace_grapples(tracker)
+            grapples_replaced = await self._replace_grapples(tracker)
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
-            undo_data = self.before
+            undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
         await self._record_instance()
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
@@ -675,10 +737,11 @@ class EncounterEdit:
                     stale=StaleChannel,
                 )
         event_dicts = tuple(e.to_dict() for e in self.events)
+        self.seq = await self._next_seq()
         self.session.add(
             EventLog(
                 encounter_id=self.encounter.id or 0,
-                seq=await self._next_seq(),
+                seq=self.seq,
                 actor_id=self.actor_id,
                 command=self.command[:100],
                 summary=self.summary or self.command,
@@ -759,7 +822,8 @@ async def edit_encounter(
             combatants, grapples, before = [], [], None
         system = get_system(encounter.system)
         house = system.house_from_dict(view.rules_for(encounter.system))
-        state = system.state_from_dict(encounter.state)
+        states = parsed_states(bot.store)
+        state = states.get(system, encounter.id or 0, encounter.version, encounter.state)
         instance = await _instance(session, where, view, system)
         keep = instances.keeper(system)
         if opening is not None and keep is not None:  # a new fight in the same instance: its heal pool
@@ -786,6 +850,9 @@ async def edit_encounter(
         )
         yield edit
         await edit._save()
+    states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
+    states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
+
     await sheet_sync.keep_sheet_fields(bot.store, edit)  # after the commit: the characters' own path
 
 
@@ -834,7 +901,11 @@ async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -
         if len(undoable) < steps:
             raise UndoRefused(len(undoable))
         chosen = undoable[:steps]
-        edit.restore(chosen[-1].undo or {}, [r.id or 0 for r in chosen])
+        assert edit.before is not None
+        snap = edit.before  # the encounter as stored now, then as before each change, newest first
+        for row in chosen:
+            snap = undo_record.earlier(snap, row.undo or {})
+        edit.restore(snap, [r.id or 0 for r in chosen])
         summaries = [r.summary or r.command for r in chosen]
         edit.summary = f"Undid {steps} change(s): " + "; ".join(summaries)
         edit.extra["undone"] = summaries

@@ -141,6 +141,8 @@ class Encounter(SQLModel, table=True):
     heal_pool_instance: int | None = Field(default=None)
     reminder_due_at: datetime | None = Field(default=None, sa_type=UTCDateTime, index=True)
     reminders_sent: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    # the live tracker message in the channel (edited in place; not game state, so undo leaves it)
+    tracker_message_id: int | None = Field(default=None, sa_type=sa.BigInteger)
     state: dict[str, Any] = Field(default_factory=dict, sa_type=sa.JSON)
     version: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(sa_type=UTCDateTime)

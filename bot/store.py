@@ -12,7 +12,9 @@
   ``guild_key``). Locks are held weakly: one lives only while some change holds or waits for it, so the
   registry never grows and a lock is never carried from one event loop to another (a store serves one
   bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
-  changes to one resource; the version check catches everyone else.
+  changes to one resource; the version check catches everyone else. ``write_turn`` makes the process's
+  changes take turns at the database from their first write to their commit (one writer; readers use WAL
+  snapshots meanwhile).
 - **Across processes** (PostgreSQL, several bot processes on one database): inside the transaction,
   ``change`` also takes ``pg_advisory_xact_lock(resource_lock_id(key))``, so changes to one resource
   queue across processes too instead of failing as stale; the server releases it at commit or rollback
@@ -38,7 +40,7 @@ import asyncio
 import copy
 import hashlib
 import weakref
-from collections.abc import AsyncIterator, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -79,6 +81,37 @@ def resource_lock_id(key: Key) -> int:
 ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:id)")
 
 
+# One writer per database: the transactions of all changes take turns from their first write to their commit
+# (``write_turn``). Pooled connections writing at once would wait on SQLite's single write lock in its busy
+# handler, sleeping up to tens of milliseconds a try; taking turns here, none waits longer than the writes
+# before it. Loading and the rules in between still run side by side.
+WRITER: Key = ("writer",)
+WRITE_TURN = "fray.write_turn"
+
+
+class _WriteTurn:
+    def __init__(self, lock: asyncio.Lock) -> None:
+        self.lock = lock
+        self.taken = False
+
+    async def take(self) -> None:
+        if not self.taken:
+            await self.lock.acquire()
+            self.taken = True
+
+    def give_back(self) -> None:
+        if self.taken:
+            self.taken = False
+            self.lock.release()
+
+
+async def write_turn(session: AsyncSession) -> None:
+    """Before a change's first write: wait for the database's one writer (kept until the commit)."""
+    turn = session.info.get(WRITE_TURN)
+    if turn is not None:
+        await turn.take()
+
+
 # --- version-checked writes -----------------------------------------------------------------------------
 
 
@@ -96,6 +129,7 @@ async def compare_and_set(
 ) -> bool:
     """``UPDATE model SET values WHERE pk = ? AND <each expected column = its value>``; whether exactly one
     row matched. The guarded write every change path ends in (``versioned_update`` guards on the version)."""
+    await write_turn(session)
     table = model.__table__  # type: ignore[attr-defined]
     conditions = [_primary_key(model) == pk, *(_matches(table.c[name], v) for name, v in expected.items())]
     result = await session.exec(
@@ -146,6 +180,7 @@ async def versioned_delete(
     session: AsyncSession, model: type, pk: Any, loaded_version: int, *, stale: Callable[[], BotError]
 ) -> None:
     """Delete the row only if it still has ``loaded_version``; else raise ``stale()``."""
+    await write_turn(session)
     table = model.__table__  # type: ignore[attr-defined]
     result = await session.exec(
         sa.delete(table)  # type: ignore[call-overload]
@@ -158,6 +193,7 @@ async def versioned_delete(
 
 async def insert_channel(session: AsyncSession, config: ChannelConfig) -> None:
     """A channel's first row (version 1). Another process inserting it first makes this one stale."""
+    await write_turn(session)
     config.version = 1
     session.add(config)
     try:
@@ -229,9 +265,18 @@ class ChannelEdit:
 class Store:
     """Reads, the lock registry and the change path over one session factory (one per bot)."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        clock: Callable[[], datetime],
+        *,
+        before_change: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.sessions = sessions
         self.clock = clock
+        # Awaited holding the resource's lock, before the transaction: the cogs acknowledge the member's
+        # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
+        self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def lock(self, key: Key) -> asyncio.Lock:
@@ -250,10 +295,18 @@ class Store:
 
         ``across_processes=False`` skips the advisory lock: for a writer that locks its row itself and
         must never wait for another process (the reminder claim, ``FOR UPDATE SKIP LOCKED``)."""
-        async with self.lock(key), self.sessions() as session, session.begin():
-            if across_processes and session.bind.dialect.name == "postgresql":
-                await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]
-            yield session
+        async with self.lock(key):
+            if self.before_change is not None:
+                await self.before_change()
+            turn = _WriteTurn(self.lock(WRITER))
+            try:
+                async with self.sessions() as session, session.begin():
+                    session.info[WRITE_TURN] = turn
+                    if across_processes and session.bind.dialect.name == "postgresql":
+                        await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]
+                    yield session
+            finally:
+                turn.give_back()
 
     # --- guilds -----------------------------------------------------------------------------------------
 

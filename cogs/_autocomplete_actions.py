@@ -20,6 +20,7 @@ from bot.encounters import EncounterRead, load_encounter, resolve
 from cogs._autocomplete_encounters import choose
 from cogs._checks import is_gm
 from cogs._checks import where as where_of
+from cogs.text.encounters import standing
 from rules.encounter import Action
 from rules.errors import RulesError
 from rules.systems.registry import get_system
@@ -96,7 +97,13 @@ async def _choices_for(interaction: discord.Interaction[Any], option: str, curre
         if option == "into":
             names = read.names
             values = tuple(names.get(v, v) for v in values)
-        return choose(values, current)
+            return choose(values, current)
+        # what each value means or deals, shown beside it; the value sent stays the bare one
+        labels = {v: read.system.choice_label(read.state, actor, key, v, action) for v in values}
+        return [
+            app_commands.Choice(name=labels.get(c.value, c.value)[:100], value=c.value)
+            for c in choose(values, current)
+        ]
     except RulesError:  # what was typed so far matches nothing: expected
         return []
     except Exception:  # a bug: never fail the member, but say so
@@ -110,6 +117,38 @@ async def ac_combatant_any(interaction: discord.Interaction[Any], current: str) 
         read = await load_encounter(interaction.client, where_of(interaction))
         return choose((c.name for c in read.combatants), current) if read is not None else []
     except Exception:
+        return []
+
+
+async def ac_target(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Whom to attack: enemies first, then allies (yourself left out), the downed and dead last and marked."""
+    try:
+        read = await load_encounter(interaction.client, where_of(interaction))
+        if read is None:
+            return []
+        actor = _actor(read, interaction)
+        rows = read.tracker().order
+        mine = next((r for r in rows if r.id == actor), None)
+        key = (current or "").casefold().strip()
+
+        def rank(row: Any) -> tuple[int, int]:
+            fallen = standing(row)
+            return (
+                2 if fallen else 0 if mine is None or row.side != mine.side else 1,
+                1 if fallen == "dead" else 0,
+            )
+
+        out: Choices = []
+        for row in sorted((r for r in rows if r.id != actor), key=rank):
+            if key and key not in row.name.casefold():
+                continue
+            fallen = standing(row)
+            side = "ally" if mine is not None and row.side == mine.side else "enemy"
+            label = f"{row.name} — {side}" + (f" ({fallen})" if fallen else "")
+            out.append(app_commands.Choice(name=label[:100], value=row.name[:100]))
+        return out[:25]
+    except Exception:
+        log.warning("target autocomplete failed", exc_info=True)
         return []
 
 

@@ -46,6 +46,7 @@ from bot.models import Combatant
 from cogs import _autocomplete_actions as ac
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
 from cogs.encounters import announce_turn, turn_token
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import actions as text
@@ -125,6 +126,14 @@ def _target_id(edit: EncounterEdit, typed: str | None) -> tuple[str | None, str 
     return str(row.id), row.name
 
 
+def _check_fallen(edit: EncounterEdit, target_id: str, confirm: bool) -> None:
+    """A dead target is refused; a downed one needs ``confirm`` (with what the system says about it)."""
+    row = next((r for r in edit.system.tracker(edit.state).order if r.id == target_id), None)
+    state = enc_text.standing(row) if row is not None else ""
+    if state == "dead" or (state and not confirm):
+        raise BotError(enc_text.attack_the_fallen(row.name, state, edit.system.traits.downed_note))
+
+
 def _into_id(edit: EncounterEdit, typed: str | None) -> str | None:
     if typed is None or not typed.strip():
         return None
@@ -162,6 +171,7 @@ async def run_action(
     flank: bool = False,
     note: str | None = None,
     difficulty: str | None = None,
+    confirm: bool = False,
     button: tuple[int, str] | None = None,
     enchantment: int = 0,
     circumstance: int = 0,
@@ -232,6 +242,8 @@ async def run_action(
             else:
                 actor = choose_actor(edit, user_id, as_name, gm, kind, action)
             action = replace(action, actor=str(actor.id))
+            if kind == "attack" and target_id is not None:
+                _check_fallen(edit, target_id, confirm)
             outcome = edit.system.act(edit.state, action, edit.dice, edit.house)
             if leave and not edit.system.traits.melee_engagement:  # no melee to leave (RULES.md §3)
                 outcome = Outcome(outcome.state, (Note(text.leave_ignored()), *outcome.events))
@@ -317,6 +329,7 @@ def death_save_button(result: EncounterResult, key: str) -> discord.ui.Item[Any]
 
 
 class DeathSaveButton(
+    AnswersInTime,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"fray:death-save:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
 ):
@@ -489,9 +502,10 @@ class Actions(commands.Cog):
         circumstance="Kaernest, GM: a circumstance modifier to damage",
         element="Kaernest: physical (default), energy or arcane",
         speed="Kaernest, GM: a speed of the GM's instead of the weapon's (any length)",
+        confirm="Attack a combatant who is down anyway",
     )
     @app_commands.autocomplete(
-        target=ac.ac_combatant_any,
+        target=ac.ac_target,
         weapon=ac.ac_weapon,
         type_=ac.ac_type,
         aim=ac.ac_aim,
@@ -515,6 +529,7 @@ class Actions(commands.Cog):
         circumstance: int = 0,
         element: str | None = None,
         speed: app_commands.Range[int, 1, MAX_SPEED] | None = None,
+        confirm: bool = False,
     ) -> None:
         await run_action(
             interaction,
@@ -532,6 +547,7 @@ class Actions(commands.Cog):
             circumstance=circumstance,
             element=element,
             speed=speed,
+            confirm=confirm,
         )
 
     @app_commands.command(name="defend", description="Take a defensive stance")

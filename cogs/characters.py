@@ -26,14 +26,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import sheet_files
-from bot.characters import CharacterBook, CharacterError, CharacterRecord, check_name, name_key
+from bot.characters import (
+    CharacterBook,
+    CharacterError,
+    CharacterRecord,
+    check_name,
+    field_pairs,
+    is_value,
+    name_key,
+    set_fields,
+)
 from bot.errors import NoSystem
 from cogs import _autocomplete_characters as ac
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import characters as text
 from rules.errors import RulesError
-from rules.systems.registry import system_names
+from rules.systems.registry import get_system, system_names
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -50,7 +60,7 @@ def _stamp(record_created: Any) -> int:
         return 0
 
 
-class _DeleteButton:
+class _DeleteButton(AnswersInTime):
     """Shared logic of the delete prompt's two buttons; ids carry the character, its owner and its stamp."""
 
     prefix = ""
@@ -149,6 +159,58 @@ def delete_view(record: CharacterRecord) -> discord.ui.View:
 SYSTEM_CHOICES = [app_commands.Choice(name=name, value=name) for name in system_names()]
 
 
+def key_fields(system: str) -> list[str]:
+    """The system's first sheet fields (its stats), which a new sheet asks for."""
+    return [f for f in get_system(system).sheet_fields() if name_key(f) != "name"][:7]
+
+
+def form_pairs(text: str) -> list[tuple[str, str]]:
+    """``Swords 7 Dodge 5`` typed in the form's free box, as pairs (nothing when empty)."""
+    tokens = text.split()
+    first = next((i for i, t in enumerate(tokens) if is_value(t)), None)
+    if not tokens or not first:
+        return []
+    return field_pairs(" ".join(tokens[:first]), " ".join(tokens[first:]))
+
+
+class SheetForm(discord.ui.Modal):
+    """`/character create form:true`: the system's first four key fields and a box for the rest."""
+
+    def __init__(self, cog: Any, name: str, system: str) -> None:
+        super().__init__(title=f"New sheet: {name}"[:45], custom_id="fray:sheet-form")
+        self.cog, self.name, self.system = cog, name, system
+        self.fields = key_fields(system)[:4]
+        for f in self.fields:
+            self.add_item(
+                discord.ui.TextInput(
+                    label=f[:45], custom_id=f"field:{f}"[:100], required=False, max_length=20
+                )
+            )
+        self.more = discord.ui.TextInput(
+            label="More fields (name value …)",
+            custom_id="more",
+            style=discord.TextStyle.paragraph,
+            required=False,
+            max_length=400,
+            placeholder="Swords 7 Dodge 5",
+        )
+        self.add_item(self.more)
+
+    async def on_submit(self, interaction: discord.Interaction[Fray]) -> None:  # type: ignore[override]
+        try:
+            pairs = [
+                (item.label, str(item.value).strip())
+                for item in self.children
+                if isinstance(item, discord.ui.TextInput)
+                and item is not self.more
+                and str(item.value).strip()
+            ]
+            pairs += form_pairs(str(self.more.value or ""))
+            await self.cog.create_filled(interaction, self.name, self.system, pairs)
+        except Exception as err:
+            await report_error(interaction, err)
+
+
 @app_commands.guild_only()
 class Characters(commands.GroupCog, group_name="character", group_description="Your character sheets"):
     """``/character create|set|weapon|armour|show|list|import|export|delete``."""
@@ -178,6 +240,7 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
     @app_commands.describe(
         name="The character's name (1 to 64 characters; unique among your characters here)",
         system="The rule system (default: this channel's)",
+        form="Fill the system's key fields in a short form now",
     )
     @app_commands.choices(system=SYSTEM_CHOICES)
     async def create(
@@ -185,14 +248,35 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         interaction: discord.Interaction[Fray],
         name: app_commands.Range[str, 0, 100],
         system: str | None = None,
+        form: bool = False,
     ) -> None:
         here = where(interaction)
         name = check_name(name)
         chosen = system or (await self.bot.store.channel_view(here)).system
         if chosen is None:
             raise NoSystem(text.no_system_here())
+        if form:
+            await interaction.response.send_modal(SheetForm(self, name, chosen))
+            return
         record = await self.book.create(here.guild_id, interaction.user.id, name, chosen)
-        await self._say(interaction, text.created(interaction.user.id, record.name, record.system))
+        await self._say(
+            interaction, text.created(interaction.user.id, record.name, record.system, key_fields(chosen))
+        )
+
+    async def create_filled(
+        self, interaction: discord.Interaction[Fray], name: str, system: str, pairs: list[tuple[str, str]]
+    ) -> None:
+        """The form's sheet: every field checked on a fresh sheet first, so nothing is created when one fails."""
+        rules = get_system(system)
+        try:
+            set_fields(rules, rules.new_sheet(name), pairs)
+        except RulesError as err:
+            raise CharacterError(text.change_refused(name, err.reason)) from err
+        record = await self.book.create(where(interaction).guild_id, interaction.user.id, name, system)
+        if pairs:
+            await self.book.change(record, lambda r, sheet: set_fields(r, sheet, pairs))
+        left = [f for f in key_fields(system) if f not in {p for p, _ in pairs}]
+        await self._say(interaction, text.created(interaction.user.id, record.name, system, left))
 
     # --- set --------------------------------------------------------------------------------------------
 
@@ -216,13 +300,15 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
             change = await self.book.rename(record, value)
             await self._say(interaction, text.renamed(change.before.name, change.after.name))
             return
+        pairs = field_pairs(field, value)
         try:
-            change = await self.book.change(
-                record, lambda rules, sheet: rules.set_sheet_field(sheet, field, value)
-            )
+            change = await self.book.change(record, lambda rules, sheet: set_fields(rules, sheet, pairs))
         except RulesError as err:
             raise CharacterError(text.change_refused(record.name, err.reason)) from err
-        await self._say(interaction, text.field_set(change.after.name, field, value.strip()))
+        if len(pairs) == 1:
+            await self._say(interaction, text.field_set(change.after.name, field, value.strip()))
+        else:
+            await self._say(interaction, text.fields_set(change.after.name, pairs))
 
     # --- weapon / armour --------------------------------------------------------------------------------
 

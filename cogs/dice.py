@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.rolling import RollOutcome, roll_in_channel
 from cogs._checks import is_gm, where
+from cogs.deadline import AnswersInTime
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import dice as render
 from rules.notation import MAX_LENGTH, NotationError
@@ -40,7 +41,7 @@ async def _roll(interaction: discord.Interaction[Fray], expression: str, *, secr
 
 
 class SecretRollButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"fray:secret:(?P<id>[0-9]{1,19})"
+    AnswersInTime, discord.ui.DynamicItem[discord.ui.Button], template=r"fray:secret:(?P<id>[0-9]{1,19})"
 ):
     """Shows a stored secret roll, ephemerally, to its roller and the GMs; refuses everyone else politely."""
 

@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -40,11 +41,15 @@ from bot.models import Character, Combatant
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
+from cogs.deadline import AnswersInTime
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import encounters as text
 from cogs.text import log as log_text
+from cogs.text.messages import happened_to, tell
+from cogs.tracker import refresh_tracker
 from rules.encounter import TrackerView, TurnStatus
 from rules.errors import NotFound, RulesError
+from rules.systems.registry import get_system
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -81,20 +86,20 @@ def mentions_for(owner_id: int | None) -> discord.AllowedMentions:
     )
 
 
-def change_text(title: str, result: EncounterResult, extra: Sequence[str] = ()) -> str:
-    body = text.events_text(result.events, result.names)
-    return text.action_result(title, [*extra, body] if body else list(extra))
+def change_messages(title: str, result: EncounterResult, extra: Sequence[str] = ()) -> list[str]:
+    return tell(title, result.events, result.names, extra)
 
 
 async def reply_change(
     interaction: discord.Interaction[Any], title: str, result: EncounterResult, *, extra: Sequence[str] = ()
 ) -> None:
-    """The public reply to a change (after the commit), then the turn announcement when the turn passed."""
-    content = change_text(title, result, extra)
-    if interaction.response.is_done():
-        await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
-    else:
-        await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
+    """The public reply to a change (after the commit, split between lines when long), then the turn
+    announcement when the turn passed."""
+    for content in change_messages(title, result, extra):
+        if interaction.response.is_done():
+            await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.response.send_message(content, allowed_mentions=NO_MENTIONS)
     await announce_turn(interaction, result)
 
 
@@ -116,10 +121,20 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
             return None
         content = f"⏳ {text.clean(turn.label)}: nobody owes an action now; the GM moves on with `/gm next`."
         return content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS
-    info = result.info(turn.actors[0])
-    name = info.name if info is not None else turn.actors[0]
+    actor = turn.actors[0]
+    info = result.info(actor)
+    name = info.name if info is not None else result.names.get(actor, "someone")
     owner = info.owner_id if info is not None and info.is_pc else None
-    content = text.turn_announcement(turn, name, owner)
+    row = next((c for c in result.tracker.order if c.id == actor), None)
+    traits = get_system(result.system).traits
+    last_gasp = traits.death_saves and row is not None and row.last_gasp_round is not None
+    content = text.turn_announcement(
+        turn,
+        name,
+        owner,
+        happened_to(actor, result.events, result.names),
+        text.turn_choices(traits, last_gasp=last_gasp),
+    )
     # the key as the encounter row stores it (≤ 64), so buttons and reminders compare the same text
     view = turn_view(result.encounter_id, turn.key[:64])
     for item in extra_buttons(result, turn.key[:64]):
@@ -128,15 +143,27 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
 
 
 async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:
-    """When a turn started: a public message mentioning the controlling member only, with the buttons."""
+    """After a change: the live tracker brought up to date, then, when a turn started, a public message
+    mentioning the controlling member only, with the buttons."""
+    if interaction.channel_id is not None and interaction.guild_id is not None:
+        await refresh_tracker(
+            interaction.client, interaction.channel_id, interaction.guild_id, result.encounter_id
+        )
     message = turn_message(result)
     if message is not None:
         content, view, mentions = message
-        await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+        try:
+            await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+        except discord.NotFound:  # the interaction could not be answered: the announcement and ping still go
+            await announce_in_channel(
+                interaction.client, interaction.channel_id or 0, interaction.guild_id or 0, result
+            )
 
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
     """The same announcement without an interaction (the reminder loop's skip)."""
+    if result.turn_changed:
+        await refresh_tracker(bot, channel_id, guild_id, result.encounter_id)
     message = turn_message(result)
     if message is not None:
         content, view, mentions = message
@@ -168,8 +195,12 @@ async def end_turn(
     as_name: str | None = None,
     *,
     button: tuple[int, str] | None = None,
+    sent_at: datetime | None = None,
 ) -> None:
-    """``/turn end`` and the End turn button: the actor ends its own turn (a GM may end anyone's)."""
+    """``/turn end`` and the End turn button: the actor ends its own turn (a GM may end anyone's).
+
+    ``sent_at`` (when the command was sent): a turn that began after it is not ended — several members
+    sending ``/turn end`` at once would otherwise end the turns that their own commands started."""
     bot = interaction.client
     here = where(interaction)
     gm = await is_gm(interaction) if (as_name or button) else False
@@ -189,6 +220,9 @@ async def end_turn(
                     raise BotError(text.not_your_button(actor.name))
             else:
                 edit.require_running()
+                if sent_at is not None and edit.turn_began_after(sent_at):
+                    actors = edit.turn().actors
+                    raise BotError(text.turn_began_after_sent(edit.name_of(actors[0]) if actors else "this"))
                 actor = pick_actor(edit, interaction.user.id, as_name, gm)
             name = actor.name
             by_gm = gm and actor.owner_id != interaction.user.id
@@ -249,6 +283,7 @@ async def _owed_prompt(bot: Any, here: Any) -> discord.ui.View | None:
 
 
 class EndTurnButton(
+    AnswersInTime,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"fray:end-turn:(?P<eid>[0-9]{1,19}):(?P<key>[A-Za-z0-9._~-]{1,64})",
 ):
@@ -279,7 +314,9 @@ class EndTurnButton(
             await report_error(interaction, err)
 
 
-class StatusButton(discord.ui.DynamicItem[discord.ui.Button], template=r"fray:status:(?P<eid>[0-9]{1,19})"):
+class StatusButton(
+    AnswersInTime, discord.ui.DynamicItem[discord.ui.Button], template=r"fray:status:(?P<eid>[0-9]{1,19})"
+):
     """Shows the tracker of that encounter, privately."""
 
     def __init__(self, encounter_id: int) -> None:
@@ -535,8 +572,13 @@ class Encounters(
         await reply_change(interaction, "⚔️ The fight begins! Initiative:", edit.result)
 
     @app_commands.command(name="status", description="The tracker: order, whose turn, health, conditions")
-    @app_commands.describe(numbers="GM: show NPC HP as numbers instead of state words")
-    async def status(self, interaction: discord.Interaction[Fray], numbers: bool = False) -> None:
+    @app_commands.describe(
+        numbers="GM: show NPC HP as numbers instead of state words",
+        public="Post it for everyone (default: only you see it; the live tracker is in the channel)",
+    )
+    async def status(
+        self, interaction: discord.Interaction[Fray], numbers: bool = False, public: bool = False
+    ) -> None:
         if numbers and not await is_gm(interaction):
             raise BotError(text.numbers_need_gm())
         read = await load_encounter(self.bot, where(interaction))
@@ -553,21 +595,24 @@ class Encounters(
             read.encounter.name, read.tracker(), read.turn(), read.encounter.status, npc_numbers=numbers
         )
         view = turn_view(read.encounter.id or 0, None, end_turn=False)
-        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        await interaction.response.send_message(
+            embed=embed, view=view, ephemeral=not public, allowed_mentions=NO_MENTIONS
+        )
 
     @app_commands.command(
         name="log", description="The last events of this encounter (or the last one here), with dice"
     )
-    @app_commands.describe(count="How many entries, 1-25 (default 10)")
-    async def log(self, interaction: discord.Interaction[Fray], count: int = 10) -> None:
+    @app_commands.describe(count="How many entries, 1-25 (default 10)", page="Which page of them (default 1)")
+    async def log(self, interaction: discord.Interaction[Fray], count: int = 10, page: int = 1) -> None:
         check_range("count", count, 1, MAX_LOG)
+        check_range("page", page, 1, 100)
         read = await load_encounter(
             self.bot, where(interaction), latest=True
         )  # an ended fight stays readable
         if read is None:
             raise NoEncounter(text.no_encounter())
         rows, total = await log_rows(self.bot, read.encounter.id or 0, count)
-        embeds = log_text.log_embeds(read.encounter.name, rows, read.names, total)
+        embeds = log_text.log_embeds(read.encounter.name, rows, read.names, total, page)
         await interaction.response.send_message(embeds=embeds, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @app_commands.command(name="end", description="GM: end the encounter and post a summary")
@@ -581,6 +626,9 @@ class Encounters(
         _, total = await log_rows(self.bot, edit.result.encounter_id, 1)
         await interaction.response.send_message(
             text.ended(name, edit.result.tracker, total), allowed_mentions=NO_MENTIONS
+        )
+        await refresh_tracker(
+            self.bot, where(interaction).channel_id, where(interaction).guild_id, edit.result.encounter_id
         )
 
 

@@ -1,4 +1,5 @@
-"""The extension that installs the one app-command error handler (``cogs.errors``) on the bot's tree.
+"""The extension that installs the one app-command error handler (``cogs.errors``) on the bot's tree, and
+makes every command answer in time (``cogs.deadline``).
 
 Loaded first (``bot.app.EXTENSIONS``), so every command and button the later extensions add answers through it.
 The handler itself lives in the plain module ``cogs.errors``: discord.py executes an extension's module afresh
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cogs import errors
+from cogs import deadline, errors
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -17,3 +18,4 @@ if TYPE_CHECKING:
 
 async def setup(bot: Fray) -> None:
     errors.install(bot.tree)
+    deadline.install(bot)  # and answers in time

@@ -1,5 +1,6 @@
 """``/turn end as?``: the actor ends its own turn (players only for the combatants they own, on their turn; a GM
 for anyone with ``as``). The End turn button of a turn announcement runs the same flow (``cogs.encounters``).
+A turn that began after the command was sent is not ended (the button carries its turn's token instead).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ class Turns(commands.GroupCog, group_name="turn", group_description="Your turn i
     @app_commands.describe(as_="GM: the combatant whose turn to end")
     @app_commands.autocomplete(as_=ac_combatant)
     async def end(self, interaction: discord.Interaction[Fray], as_: str | None = None) -> None:
-        await end_turn(interaction, as_)
+        await end_turn(interaction, as_, sent_at=interaction.created_at)
 
 
 async def setup(bot: Fray) -> None:

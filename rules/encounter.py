@@ -169,6 +169,10 @@ class Traits:
     # Action options only a GM may give (RULES.md §4: a bonus or circumstance modifier is the GM's; Nyra's
     # move cost; Kaernest's speed): a player's is refused. ``bonus`` here covers `/check` too.
     gm_options: tuple[str, ...] = ()
+    # How a turn flows, in two or three sentences for `/help` (command names as players type them).
+    turn_flow: str = ""
+    # What the rules say about attacking a combatant who is down (shown when `/attack` asks for `confirm`).
+    downed_note: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -305,6 +309,11 @@ class System(Protocol[StateT, SheetT, HouseT]):
 
     def choices(self, state: StateT, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
         """Autocomplete values for ``option`` (weapon, type, aim, stance, into …) given what is typed so far."""
+        ...
+
+    def choice_label(self, state: StateT, actor: str | None, option: str, value: str, action: Action) -> str:
+        """What autocomplete shows for one of ``choices``' values: the value with what it means or deals
+        (``C — Cleaving 3d6``); the value itself when there is nothing to add."""
         ...
 
     def allowed_actions(self, state: StateT, actor: str) -> tuple[str, ...]:

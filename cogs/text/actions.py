@@ -8,40 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cogs.text.encounters import MAX_MESSAGE, clean, fit
-from cogs.text.events import Names, lines_of
+from cogs.text.encounters import clean
+from cogs.text.events import Names
+from cogs.text.messages import MAX_MESSAGES as MAX_MESSAGES
+from cogs.text.messages import split_messages as split_messages
+from cogs.text.messages import story
 from rules.events import Event
-
-MAX_MESSAGES = 4
 
 
 def resolution_lines(events: Iterable[Event], names: Names) -> list[str]:
-    """One line per event (or more, where its renderer gives more), in order."""
-    return lines_of(events, names)
-
-
-def split_messages(title: str, lines: Sequence[str], limit: int = MAX_MESSAGE) -> list[str]:
-    """``title`` then ``lines`` in as few messages as fit (each ≤ ``limit``), split between lines only; a
-    single too-long line is summarised by ``fit``. At most ``MAX_MESSAGES`` messages; the rest is summarised."""
-    messages: list[str] = []
-    current = title
-    for i, raw in enumerate(lines):
-        line = fit(raw, limit - 50)
-        if len(current) + 1 + len(line) <= limit:
-            current = f"{current}\n{line}" if current else line
-            continue
-        messages.append(current)
-        if len(messages) == MAX_MESSAGES - 1:
-            rest = list(lines[i:])
-            tail = fit("\n".join(fit(r, limit - 50) for r in rest), limit - 60)
-            messages.append(
-                tail + ("\n(see `/encounter log` for everything)" if tail.endswith("more lines") else "")
-            )
-            return messages
-        current = line
-    if current:
-        messages.append(current)
-    return messages
+    """One line per event (or more, where its renderer gives more), in order; house rules named once."""
+    return story(events, names, bullets=False)
 
 
 # --- titles and refusals --------------------------------------------------------------------------------

@@ -163,16 +163,28 @@ def no_system_here() -> str:
     )
 
 
-def created(user_id: int, name: str, system: str) -> str:
+def created(user_id: int, name: str, system: str, unset: Sequence[str] = ()) -> str:
+    todo = ""
+    if unset:
+        first, *rest = unset
+        example = " ".join(f"{f} …" for f in rest[:2])
+        todo = (
+            f" Still unset: {', '.join(code(f, 30) for f in unset)}. Set several at once: "
+            f"`/character set field:{first} value:… {example}`."
+        )
     return fit(
-        f"🆕 {mention(user_id)} created {bold_name(name)} ({system_title(system)}). "
-        "Fill the sheet with `/character set`, `/character weapon` and `/character armour`, "
-        "or see it with `/character show`."
+        f"🆕 {mention(user_id)} created {bold_name(name)} ({system_title(system)}).{todo} "
+        "Then `/character weapon` and `/character armour`; see it with `/character show`."
     )
 
 
 def field_set(name: str, field: str, value: str) -> str:
     return fit(f"✏️ {bold_name(name)}: {code(field, 40)} is now {code(value, 100)}.")
+
+
+def fields_set(name: str, pairs: Sequence[tuple[str, str]]) -> str:
+    shown = ", ".join(f"{code(f, 40)} {code(v, 40)}" for f, v in pairs)
+    return fit(f"✏️ {bold_name(name)}: set {shown}.")
 
 
 def renamed(old: str, new: str) -> str:

@@ -8,16 +8,15 @@ middle of a number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
 from cogs.text.common import mention, system_title
-from cogs.text.events import Names, lines_of
-from rules.encounter import CombatantView, TrackerView, TurnStatus
+from rules.encounter import CombatantView, TrackerView, Traits, TurnStatus
 from rules.errors import RulesError
-from rules.events import Event
 from rules.systems.registry import get_system
 
 MAX_MESSAGE = 2000
@@ -164,6 +163,13 @@ def as_needs_gm() -> str:
     return "Only a GM may act for another combatant with `as`."
 
 
+def turn_began_after_sent(current: str) -> str:
+    return (
+        f"⏳ **{clean(current)}**'s turn began after you sent `/turn end`, so it was not ended: "
+        "your command was meant for the turn before. Send `/turn end` again to end this one."
+    )
+
+
 def stale_button() -> str:
     return "🙂 That turn is already over, so this button no longer does anything. See `/encounter status`."
 
@@ -265,24 +271,37 @@ def clock_label(tracker: TrackerView) -> str:
     return ""
 
 
-def turn_announcement(turn: TurnStatus, name: str, owner_id: int | None) -> str:
+def turn_announcement(
+    turn: TurnStatus, name: str, owner_id: int | None, happened: Sequence[str] = (), now: str = ""
+) -> str:
+    """Whose turn, what just happened to them, and what they can do now."""
     if owner_id:
-        return f"🔔 {clean(turn.label)}: {mention(owner_id)}, it is **{clean(name)}**'s turn."
-    return f"🔔 {clean(turn.label)}: it is **{clean(name)}**'s turn (an NPC, played by the GM)."
+        head = f"🔔 {clean(turn.label)}: {mention(owner_id)}, it is **{clean(name)}**'s turn."
+    else:
+        head = f"🔔 {clean(turn.label)}: it is **{clean(name)}**'s turn (an NPC, played by the GM)."
+    lines = [head]
+    if happened:
+        lines += ["Just now:", *(f"› {line}" for line in happened)]
+    if now:
+        lines.append(now)
+    return fit("\n".join(lines))
 
 
-def action_result(title: str, lines: Sequence[str]) -> str:
-    body = "\n".join(lines)
-    return fit(f"{title}\n{body}" if body else title)
-
-
-# --- events ---------------------------------------------------------------------------------------------
-
-
-def events_text(events: Sequence[Event], names: Names, limit: int = 1500) -> str:
-    """The lines of a change's events (``cogs.text.events``), one bullet each, within ``limit``."""
-    lines = [f"• {line}" for line in lines_of(events, names)]
-    return fit("\n".join(lines), limit) if lines else ""
+def turn_choices(traits: Traits, *, last_gasp: bool) -> str:
+    """The two or three commands that apply on a turn, with their key option (from the system's traits)."""
+    if last_gasp:
+        return "🕯️ In Last Gasp the only thing to do is the Death Save: press **Death Save** below."
+    if traits.declares_then_locks:
+        return (
+            "Now: `/attack target:` (and `/defend stance:` …) plan the turn; `/lockin` resolves it and "
+            "ends the turn (one action: add `lock:true`)."
+        )
+    if traits.segment_timeline:
+        return (
+            "Now: `/attack target:` declares an attack that lands after its speed, `/defend stance:` "
+            "sets your defense, `/turn end` waits one segment."
+        )
+    return "Now: `/attack target:` strikes, `/move` moves, `/turn end` ends the turn."
 
 
 # --- the tracker ----------------------------------------------------------------------------------------
@@ -299,6 +318,24 @@ def health_text(row: CombatantView, *, numbers: bool) -> str:
     if row.health:
         parts.append(row.health)
     return ", ".join(parts) or "—"
+
+
+DOWN_WORDS = frozenset({"down", "out", "last gasp", "stabilised", "unconscious", "dying"})
+
+
+def standing(row: CombatantView) -> str:
+    """``dead``, ``down`` (out of the fight for now) or ``""`` (standing), from the tracker's state word."""
+    word = (row.health or "").casefold()
+    if word == "dead":
+        return "dead"
+    return "down" if word in DOWN_WORDS or not row.active else ""
+
+
+def attack_the_fallen(name: str, state: str, note: str) -> str:
+    if state == "dead":
+        return f"**{clean(name)}** is dead; there is nothing left to attack."
+    extra = f" {note}" if note else ""
+    return f"**{clean(name)}** is down.{extra} To attack anyway, repeat the command with `confirm:true`."
 
 
 def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = False) -> str:
@@ -322,6 +359,29 @@ def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = Fal
     return f"{marker} {init}**{clean(row.name, 64)}**{npc} · {' · '.join(parts)}"
 
 
+_TIME = re.compile(r"(\d+):(\d{2})")
+
+
+def _when(row: CombatantView) -> tuple[int, int]:
+    """When a row next does something on a segment timeline (minutes count up, segments down)."""
+    times = [m for text in (row.pending or "", row.next_segment or "") for m in _TIME.findall(text)]
+    if not times:
+        return (10**9, 0)
+    return min((int(minute), -int(segment)) for minute, segment in times)
+
+
+def in_play_order(tracker: TrackerView) -> tuple[CombatantView, ...]:
+    """The tracker's rows as they come up: on a segment timeline by the time of each one's next action or
+    landing (pending actions by the segment they land on), else as the system orders them."""
+    try:
+        timeline = get_system(tracker.system).traits.segment_timeline
+    except RulesError:
+        timeline = False
+    if not timeline:
+        return tracker.order
+    return tuple(sorted(tracker.order, key=lambda row: (not row.active, _when(row))))
+
+
 def tracker_embed(
     name: str, tracker: TrackerView, turn: TurnStatus, status: str, *, npc_numbers: bool = False
 ) -> discord.Embed:
@@ -339,10 +399,11 @@ def tracker_embed(
         head.append("Turn: " + ", ".join(f"**{clean(names.get(c, c), 64)}**" for c in tracker.current))
     lines: list[str] = []
     budget = MAX_DESCRIPTION - 200 - sum(len(h) + 1 for h in head)
-    for i, row in enumerate(tracker.order):
+    rows = in_play_order(tracker)
+    for i, row in enumerate(rows):
         line = tracker_line(row, row.id in tracker.current and status != "ended", npc_numbers)
         if budget - len(line) - 1 < 0:
-            lines.append(f"… and {len(tracker.order) - i} more combatants")
+            lines.append(f"… and {len(rows) - i} more combatants")
             break
         lines.append(line)
         budget -= len(line) + 1

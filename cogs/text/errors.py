@@ -59,6 +59,10 @@ def not_gm(has_role: bool) -> str:
     return f"Only a GM can do that: a member with Manage Server or {how}. Ask a GM to do it for you."
 
 
+def too_late() -> str:
+    return "Discord stopped waiting for this command before it could be answered, so nothing was changed. Try again."
+
+
 def guild_only() -> str:
     return "That only works in a server channel, not in direct messages."
 

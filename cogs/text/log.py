@@ -1,7 +1,8 @@
-"""``/encounter log``: the stored log rows (newest first), each with its events and dice, in embeds.
+"""``/encounter log``: the stored log rows (newest first), each with its events and dice, in pages.
 
-Stored rows hold the events' ``to_dict()`` data, not the event objects, so this is a technical rendering:
-each event's kind in words and its fields (combatant ids shown as names). The lines players see during play
+Stored rows hold the events' ``to_dict()`` data, not the event objects, so this is the technical record:
+each event's kind in words and all its fields (combatant ids shown as names), never cut inside a value; a
+long log is paged (``page``). The lines players see during play
 come from ``cogs.text.events``.
 """
 
@@ -15,7 +16,7 @@ import discord
 from discord.utils import escape_mentions
 
 from cogs.text.common import mention
-from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL, clean, fit
+from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL, clean
 
 # Event fields that hold combatant ids (shown as names).
 ID_KEYS = frozenset(
@@ -72,8 +73,12 @@ def _value(key: str, value: Any, names: Mapping[str, str]) -> str | None:
     if isinstance(value, bool):
         return "yes" if value else None
     if isinstance(value, dict):
-        inner = [f"{k} {v}" for k, v in value.items() if not isinstance(v, dict | list)]
-        return ", ".join(inner[:6]) or None
+        inner = [
+            f"{k}: {names.get(str(v), v) if k in ID_KEYS else v}"
+            for k, v in value.items()
+            if not isinstance(v, dict | list) and v not in (None, "")
+        ]
+        return "(" + ", ".join(inner) + ")" if inner else None
     if isinstance(value, list):
         items = [_item(v, names) for v in value]
         return ", ".join(i for i in items[:10] if i) or None
@@ -101,59 +106,93 @@ def event_line(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
             shown = _value(key, value, names)
             if shown is not None:
                 plain = isinstance(value, int | float) and not isinstance(value, bool)
-                fields.append(f"{key.replace('_', ' ')} {shown if plain else clean(shown, 80)}")
-        line = _words(kind) + (": " + "; ".join(fields) if fields else "")
+                fields.append(f"{key.replace('_', ' ')} = {shown if plain else clean(shown, 300)}")
+        line = f"*{_words(kind)}*" + (" · " + " · ".join(fields) if fields else "")
     dice = dice_text(event.get("dice") or ())
     return f"{line} {dice}".strip()
 
 
-def stored_events_text(
-    events: Sequence[Mapping[str, Any]], names: Mapping[str, str], limit: int = 1500
-) -> str:
-    lines = [f"• {event_line(e, names)}" for e in events]
-    return fit("\n".join(lines), limit) if lines else ""
+def stored_events_text(events: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> str:
+    return "\n".join(f"• {event_line(e, names)}" for e in events)
 
 
 # --- the log --------------------------------------------------------------------------------------------
 
+EMBED_CHARS = MAX_DESCRIPTION - 200
+PAGE_CHARS = MAX_EMBED_TOTAL - 600  # one message's embeds together, with their titles and footer
 
-def log_embeds(
-    name: str, rows: Sequence[Mapping[str, Any]], names: Mapping[str, str], total_rows: int
-) -> list[discord.Embed]:
-    """The last log rows (newest first), each with its events and dice, in pages that fit one message."""
-    entries: list[str] = []
+
+def _pieces(entry: str, limit: int) -> list[str]:
+    """An entry longer than an embed, in pieces cut between lines (a line longer still, between words)."""
+    out: list[str] = []
+    current = ""
+    for line in entry.split("\n"):
+        while len(line) > limit:
+            cut = line[:limit].rsplit(" ", 1)[0] or line[:limit]
+            if current:
+                out.append(current)
+                current = ""
+            out.append(cut)
+            line = "  " + line[len(cut) :].lstrip()
+        if current and len(current) + len(line) + 1 > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
+
+
+def log_pages(rows: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[list[str]]:
+    """Every row (newest first) with all its events and dice: pages (one message each) of embed texts,
+    whole lines only."""
+    pages: list[list[str]] = []
+    page: list[str] = []
+    current = ""
+
+    def close_embed() -> None:
+        nonlocal current
+        if current:
+            page.append(current)
+            current = ""
+
     for row in rows:
         head = (
             f"**#{row['seq']}** {clean(row['summary'] or row['command'], 200)} — {mention(row['actor_id'])}"
         )
         if row.get("undone"):
             head = f"~~{head}~~ *(undone)*"
-        body = stored_events_text(row.get("events") or [], names, limit=700)
-        entries.append(f"{head}\n{body}".strip())
-    pages: list[str] = []
-    current = ""
-    used = 0
-    shown = 0
-    for entry in entries:
-        if used + len(entry) + 2 > MAX_EMBED_TOTAL - 400:
-            break
-        if len(current) + len(entry) + 2 > MAX_DESCRIPTION - 100:
-            pages.append(current)
-            current = ""
-        current = f"{current}\n\n{entry}" if current else entry
-        used += len(entry) + 2
-        shown += 1
-    if current:
-        pages.append(current)
-    if not pages:
-        pages = ["Nothing happened yet."]
-    embeds = []
-    for i, page in enumerate(pages[:10]):
-        title = f"📜 {clean(name, 100)} — log" + (f" ({i + 1}/{len(pages)})" if len(pages) > 1 else "")
-        embeds.append(discord.Embed(title=title, description=page))
-    left = len(rows) - shown
-    footer = f"Showing {shown} of {total_rows} entries, newest first."
-    if left > 0:
-        footer += f" {left} more did not fit; ask for fewer with `count`."
+        entry = f"{head}\n{stored_events_text(row.get('events') or [], names)}".strip()
+        for piece in _pieces(entry, EMBED_CHARS):
+            used = sum(len(t) + 2 for t in page) + len(current)
+            if used + len(piece) + 2 > PAGE_CHARS:
+                close_embed()
+                if page:
+                    pages.append(page)
+                page = []
+            elif current and len(current) + len(piece) + 2 > EMBED_CHARS:
+                close_embed()
+            current = f"{current}\n\n{piece}" if current else piece
+    close_embed()
+    if page:
+        pages.append(page)
+    return pages or [["Nothing happened yet."]]
+
+
+def log_embeds(
+    name: str, rows: Sequence[Mapping[str, Any]], names: Mapping[str, str], total_rows: int, page: int = 1
+) -> list[discord.Embed]:
+    """One page (one message) of the last log rows, newest first, each with its events and dice."""
+    pages = log_pages(rows, names)
+    page = max(1, min(page, len(pages)))
+    title = f"📜 {clean(name, 100)} — log" + (f" (page {page} of {len(pages)})" if len(pages) > 1 else "")
+    embeds = [
+        discord.Embed(title=title if i == 0 else None, description=text)
+        for i, text in enumerate(pages[page - 1])
+    ]
+    footer = f"{len(rows)} of {total_rows} entries, newest first."
+    if len(pages) > 1:
+        footer += f" More with `page` (1–{len(pages)})."
     embeds[-1].set_footer(text=footer)
     return embeds

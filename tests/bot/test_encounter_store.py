@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select, update
 
+from bot import undo_record
 from bot.db import create_engine, migrate, session_factory
 from bot.encounters import (
     BadName,
@@ -168,7 +170,9 @@ async def test_a_change_commits_state_typed_columns_and_one_log_row(bot: FakeBot
     assert last.command == "encounter begin" and last.summary == "began" and last.actor_id == GM
     assert last.events and all("kind" in e for e in last.events)
     assert last.dice == [d for e in last.events for d in e.get("dice", [])]
-    assert last.undo == before  # the snapshot is the encounter exactly as loaded
+    # the record (a reverse patch) gives back the encounter exactly as loaded, from the encounter as stored
+    assert undo_record.earlier(after, last.undo) == before
+    assert len(json.dumps(last.undo)) < len(json.dumps(before)) / 2
 
 
 async def test_a_rules_error_saves_nothing(bot: FakeBot) -> None:
@@ -236,7 +240,7 @@ async def test_queued_dice_are_consumed_and_the_rest_saved_back(bot: FakeBot) ->
 
 async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
     eid = await setup_fight(bot)
-    async with bot.store.sessions() as session, session.begin():  # reminder fields are restored too
+    async with bot.store.sessions() as session, session.begin():  # one reminder was sent for this turn
         await session.exec(
             update(Encounter)
             .where(Encounter.id == eid)
@@ -267,7 +271,12 @@ async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
     after = await db_state(bot, eid)
     assert after["encounter"]["version"] > before["encounter"]["version"]
     after["encounter"]["version"] = before["encounter"]["version"]
-    assert after == before  # every column of the encounter, each combatant (same ids) and each grapple
+    # The turn given back keeps the reminder it already had; its past due time is not written back (that
+    # reminder would be sent again), it falls due `after` (24 h by default) from the undo.
+    assert after["encounter"]["reminders_sent"] == 1
+    assert after["encounter"]["reminder_due_at"] == (bot.clock.now + timedelta(hours=24)).isoformat()
+    after["encounter"]["reminder_due_at"] = before["encounter"]["reminder_due_at"]
+    assert after == before  # every other column of the encounter, each combatant (same ids) and each grapple
     async with bot.store.sessions() as session:
         rows = (
             (await session.exec(select(EventLog).where(EventLog.encounter_id == eid).order_by(EventLog.seq)))
@@ -276,6 +285,32 @@ async def test_undo_restores_the_exact_snapshot(bot: FakeBot) -> None:
         )
     assert [r.undone for r in rows] == [False, False, False, True, True, True, False]
     assert rows[-1].command == "gm undo" and rows[-1].undo is None
+
+
+async def test_undo_never_sends_a_reminder_again(bot: FakeBot) -> None:
+    eid = await setup_fight(bot)
+    due = bot.clock.now + timedelta(hours=2)
+    async with bot.store.sessions() as session, session.begin():  # the first reminder is due
+        await session.exec(
+            update(Encounter)
+            .where(Encounter.id == eid)
+            .values(reminder_due_at=bot.clock.now - timedelta(minutes=1), reminders_sent=0)
+        )
+    async with edit_encounter(bot, HERE, GM, "gm condition") as edit:
+        edit.apply(
+            edit.system.gm_condition(edit.state, str(edit.combatant("Ash").id), "prone", False, edit.house)
+        )
+        edit.summary = "Ash prone"
+    async with bot.store.sessions() as session, session.begin():  # the loop sends it
+        await session.exec(
+            update(Encounter).where(Encounter.id == eid).values(reminder_due_at=due, reminders_sent=1)
+        )
+    await undo(bot, HERE, GM, 1)
+    async with bot.store.sessions() as session:
+        row = await session.get(Encounter, eid)
+        assert row is not None
+        assert (row.reminders_sent, row.reminder_due_at) == (1, due)  # as sent, not as in the snapshot
+        assert "prone" not in str(row.state)
 
 
 async def test_undo_stops_at_the_start_and_checks_its_steps(bot: FakeBot) -> None:
@@ -389,4 +424,12 @@ def test_the_tracker_embed_summarises_within_discord_limits() -> None:
     embeds = log_embeds("Fight", rows_, {"1": "Ash"}, 40)
     assert sum(len(e) for e in embeds) <= 6000 and len(embeds) <= 10
     assert all(len(e.description or "") <= 4096 for e in embeds)
-    assert "did not fit" in embeds[-1].footer.text
+    assert "More with `page`" in embeds[-1].footer.text
+    from cogs.text.log import log_pages
+
+    pages = log_pages(rows_, {"1": "Ash"})
+    assert len(pages) > 1 and all(len(t) <= 4096 for p in pages for t in p)
+    shown = "\n".join(t for p in pages for t in p)
+    assert all(f"**#{i}**" in shown for i in range(1, 26))  # every entry on some page, none cut
+    last = log_embeds("Fight", rows_, {"1": "Ash"}, 40, page=len(pages))
+    assert f"page {len(pages)} of {len(pages)}" in last[0].title and sum(len(e) for e in last) <= 6000

@@ -29,8 +29,8 @@ async def test_tassadar_hits_the_padded_bandit_and_does_no_damage(fray: Harness)
     with fray.script(4, 4, 4, 2):
         r = await ok(fray, fray.player, "attack", target="Bandit", lock=True)
     text = resolution(r)
-    assert "hit" in text and "vs save 10" in text and f"4{WILD_MARK}" in text
-    assert "HP 14 → **14**" in text
+    assert "**hits**" in text and "rolled 12 (3D) against save 10" in text and f"4{WILD_MARK}" in text
+    assert "takes no damage (HP 14)" in text
     read, _ = await current(fray)
     assert row(read, "Bandit").hp == 14
     assert await whose_turn(fray) == "Tassadar"  # locked, not ended
@@ -98,13 +98,13 @@ async def test_a_grapple_reaching_3_and_a_throw_into_a_wall(fray: Harness) -> No
     await refused_unchanged(fray, fray.player, "grapple", "not grappling T", action="throw", target="T")
     with fray.script(3, 3, 3, 3, 1, 2):
         r = await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
-    assert "counter **1**" in resolution(r)
+    assert "counter 1 toward **G**" in resolution(r)
     await round_trip(fray)
     assert await grapples(fray) == [(g, t, 1, None)]
     await refused_unchanged(fray, fray.player, "grapple", "(it is 1)", action="throw", target="T")
     with fray.script(5, 5, 5, 5, 1, 2):
         r = await ok(fray, fray.player, "grapple", action="contest", target="T", lock=True)
-    assert "counter **3**" in resolution(r)
+    assert "counter 3 toward **G**" in resolution(r)
     await round_trip(fray)
     assert await grapples(fray) == [(g, t, 3, None)]
     choices = await fray.fd.autocomplete(
@@ -210,12 +210,12 @@ async def test_last_gasp_death_saves_across_turns_and_a_heal_that_uses_the_store
     # Intellect 3D 4+4+4 = 12 → 1D healing: 2, + 5 stored = 7: −1 → 6, out of Last Gasp.
     with fray.script(4, 4, 4, 2):
         r = await ok(fray, fray.player, "lockin")
-    assert "leaves Last Gasp" in resolution(r)
+    assert "is out of Last Gasp" in resolution(r)
     read, _ = await current(fray)
     orn_row = row(read, "Orn")
     assert (orn_row.hp, orn_row.stored_healing, orn_row.last_gasp_round) == (6, None, None)
     assert (read.encounter.heal_pool_size, read.encounter.heal_pool_used) == (1, 1)
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     assert "HP 6/10" in status.embeds[0]["description"]
 
 

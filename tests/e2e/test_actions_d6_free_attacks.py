@@ -46,7 +46,7 @@ async def engagement(fray: Harness) -> dict[str, set[str]]:
 
 async def test_leaving_melee_takes_a_free_attack_from_each_bandit(fray: Harness) -> None:
     await engaged_with_two_bandits(fray)
-    before = (await ok(fray, fray.player, "encounter status")).embeds[0]["description"]
+    before = (await ok(fray, fray.player, "encounter status", public=True)).embeds[0]["description"]
     assert "engaged with B 1, B 2" in before or "engaged with B 2, B 1" in before
     # B 2 first (initiative 7): 4 + 4 + 5 = 13 > 10, a hit; 1D+2: 3 + 2 = 5, scaling 2D: 4 + 2 → 11.
     # B 1: 2 + 3 + 4 = 9, a miss.
@@ -57,11 +57,11 @@ async def test_leaving_melee_takes_a_free_attack_from_each_bandit(fray: Harness)
     lines = text.splitlines()
     free = [i for i, line in enumerate(lines) if "free attack" in line]
     assert "**B 2**" in lines[free[0]] and "**B 1**" in lines[free[1]]
-    assert "= 13 vs save 10" in lines[free[0] + 1] and "**hit**" in lines[free[0] + 1]
-    assert "= 9 vs save 10" in lines[free[1] + 1] and "**miss**" in lines[free[1] + 1]
+    assert "rolled 13 (3D) against save 10" in lines[free[0] + 1] and "**hits**" in lines[free[0] + 1]
+    assert "rolled 9 (3D) against save 10" in lines[free[1] + 1] and "**misses**" in lines[free[1] + 1]
     assert "HP 20 → **9**" in text
     assert text.index("moves 3") < text.index("free attack")
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     assert "**Eva** · HP 9/20" in status.embeds[0]["description"]
     assert "engaged with" not in status.embeds[0]["description"]
     assert await engagement(fray) == {"Eva": set(), "B 1": set(), "B 2": set()}

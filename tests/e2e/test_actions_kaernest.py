@@ -57,11 +57,11 @@ async def test_izuki_declares_at_17_and_the_attack_lands_at_8(fray: Harness) -> 
     with fray.script(3, 4):
         r = await ok(fray, fray.gm, "move", cost=4)
     text = resolution(r)
-    assert "1:08" in text and "**hit**" in text and "**9**" in text, text
+    assert "1:08" in text and "**hits**" in text and "**9**" in text, text
     assert await damage_of(fray, "Andretti") == 9
     read, turn = await current(fray)
     assert turn.label == "Minute 1, segment 8" and turn.actors == (str(read.combatant("Izuki").id),)
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     assert "damage 9" in status.embeds[0]["description"]
 
 
@@ -87,12 +87,16 @@ async def test_an_active_defense_interrupts_and_the_attack_restarts(fray: Harnes
     with fray.script(4, 4):
         r = await ok(fray, fray.player, "attack", target="Andretti", weapon="Sword, Short")
     text = resolution(r)
-    assert "(interrupted)" in text and "restarts at 1:11" in text and "lands at **1:05**" in text, text
-    assert "active defense target 10" in text
+    assert (
+        "active defense **stops** **Izuki**" in text
+        and "starts again at 1:11" in text
+        and "lands at **1:05**" in text
+    ), text
+    assert "rolled 8, needed ≤ 10 (+6 Reflex +4 Parry) 🎲 active defense [4 4]" in text
     with fray.script(5, 5, 3, 3):  # the active defense (fails), then the attack
         r = await ok(fray, fray.owner, "move", cost=10, distance=12)
     text = resolution(r)
-    assert "1:05" in text and "**hit**" in text and "earlier defenses" in text, text
+    assert "1:05" in text and "**hits**" in text and "earlier defenses" in text, text
     assert (await damage_of(fray, "Andretti") or 0) > 0
 
 

@@ -33,7 +33,7 @@ async def values(fray: Harness, member, command: str, focused: str, value: str =
 async def test_autocomplete_in_nyra(fray: Harness) -> None:
     await nyra_duel(fray)
     p = fray.player
-    assert await values(fray, p, "attack", "target") == ["Duelist 1", "Duelist 2"]
+    assert await values(fray, p, "attack", "target") == ["Duelist 2"]  # the enemy; never yourself
     assert await values(fray, p, "attack", "target", "2") == ["Duelist 2"]
     assert await values(fray, p, "attack", "weapon", target="Duelist 2") == ["Short Sword"]
     assert await values(fray, p, "attack", "type", target="Duelist 2") == ["P", "S", "C"]

@@ -27,7 +27,7 @@ async def test_the_seed_duel(fray: Harness) -> None:
         r = await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
     text = resolution(r)
     assert "Left Arm" in text and "**12**" in text and "hit" in text
-    assert "🎲 [3 4 2]" in text  # every damage die shown
+    assert "🎲 damage [3 4 2]" in text  # every damage die shown, by its role
     assert not any(c.startswith("fray:end-turn:") for m in r.followups for c in m.custom_ids)
     read, turn2 = await current(fray)
     assert turn2.key == turn.key  # 3 delay left: the turn goes on
@@ -44,7 +44,7 @@ async def test_the_seed_duel(fray: Harness) -> None:
     assert turn3.actors == (str(read.combatant("Duelist 2").id),)
     d2 = combatant_row(read, "Duelist 2")
     assert d2.location_damage["Left Arm"] == 12 and d2.location_damage.get("Head", 0) == 0
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     assert "Left Arm 12" in status.embeds[0]["description"]
 
 

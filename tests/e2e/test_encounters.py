@@ -14,6 +14,7 @@ from bot.encounters import load_encounter, snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
 from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where
+from cogs.text.encounters import in_play_order
 from rules.dice import RandomDice
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
@@ -128,7 +129,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
         fray, fray.gm, "encounter add", name="Raider", template=templates[-1], count=2, side="raiders"
     )
     assert "Raider 1" in r.content and "Raider 2" in r.content
-    r = await ok(fray, fray.gm, "encounter status")
+    r = await ok(fray, fray.gm, "encounter status", public=True)
     assert "Setup" in r.embeds[0]["description"]
 
     r = await ok(fray, fray.gm, "encounter begin", attackers="raiders", surprise=1)
@@ -139,9 +140,10 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
         values = [c.initiative for c in tracker.order]
         assert values == sorted(values, reverse=True), values
     order_names = [c.name for c in tracker.order]
-    status = await ok(fray, fray.player, "encounter status")
+    status = await ok(fray, fray.player, "encounter status", public=True)
     shown = status.embeds[0]["description"]
-    assert [shown.index(n) for n in order_names] == sorted(shown.index(n) for n in order_names)
+    play_order = [c.name for c in in_play_order(tracker)]  # Kaernest: by when each acts next
+    assert [shown.index(n) for n in play_order] == sorted(shown.index(n) for n in play_order)
     assert "▶️" in shown
 
     # Two full rounds (Kaernest: a bounded number of turns), by every way of ending a turn.

@@ -198,10 +198,10 @@ async def test_npc_hp_is_a_word_unless_a_gm_shows_numbers(fray: Harness) -> None
     def line(r, name: str) -> str:
         return next(x for x in r.embeds[0]["description"].splitlines() if f"**{name}**" in x)
 
-    plain = await ok(fray, fray.player, "encounter status")
+    plain = await ok(fray, fray.player, "encounter status", public=True)
     assert (
         "HP" in line(plain, "Ayla") and "HP" not in line(plain, "Thug") and "wounded" in line(plain, "Thug")
     )
     await refused(fray, fray.player, "encounter status", "Only a GM can show NPC numbers", numbers=True)
-    shown = await ok(fray, fray.gm, "encounter status", numbers=True)
+    shown = await ok(fray, fray.gm, "encounter status", numbers=True, public=True)
     assert "HP" in line(shown, "Thug")

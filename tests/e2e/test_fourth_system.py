@@ -85,7 +85,7 @@ async def test_the_duel_plays_a_turn_through_the_bot(fray: Harness) -> None:
     read, turn = await current(fray)
     assert read.encounter.round == 2 and [read.names[a] for a in turn.actors] == ["Vale"]
 
-    status = await ok(fray, player, "encounter status")
+    status = await ok(fray, player, "encounter status", public=True)
     shown = status.embeds[0]["description"]
     assert "Round 2" in shown and "HP 12/12" in shown
     assert "Brigand** *(NPC)* · wounded" in shown  # a player sees the NPC's state, not its numbers

@@ -178,7 +178,7 @@ async def test_the_gm_writes_a_wounds_effect(fray: Harness) -> None:
     await ok(fray, fray.gm, "gm damage", target="Andretti", amount=13, location="left arm")
     await refused(fray, fray.player, "gm wound", "gm", target="Andretti", wound=1, effect="x")
     await ok(fray, fray.gm, "gm wound", target="Andretti", wound=1, effect="drops the club")
-    r = await ok(fray, fray.player, "encounter status")
+    r = await ok(fray, fray.player, "encounter status", public=True)  # private unless public
     shown = r.embeds[0]["description"] + "".join(str(f) for f in r.embeds[0].get("fields", []))
     assert "drops the club" in shown, shown
 

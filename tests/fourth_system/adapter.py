@@ -160,6 +160,11 @@ class DuelSystem(BookHouseRules[HouseRules]):
     def choices(self, state: DuelState, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
         return ()
 
+    def choice_label(
+        self, state: DuelState, actor: str | None, option: str, value: str, action: Action
+    ) -> str:
+        return value
+
     def allowed_actions(self, state: DuelState, actor: str) -> tuple[str, ...]:
         current = state.current
         if current is None or current.id != actor or state.attacked:

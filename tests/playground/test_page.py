@@ -60,7 +60,8 @@ async def announcement_for(page, name: str):
     """The newest turn announcement, and whether it is ``name``'s turn."""
     entry = page.locator(".entry", has=page.locator('[data-custom-id^="fray:end-turn:"]')).last
     await entry.wait_for(timeout=STEP)
-    return entry, name in (await entry.inner_text())
+    # whose turn it is, not a name in its "Just now" recap
+    return entry, f"it is {name}'s turn" in (await entry.inner_text())
 
 
 async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, screenshots: Path) -> None:
@@ -128,7 +129,9 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await page.keyboard.press("Tab")  # picks the highlighted suggestion, as in Discord
     assert (await page.input_value("#command")).endswith("lock:True ")
     await submit(page)
-    resolution = await last_message(page, "Rook attacks Bandit 1 with")
+    # The to-hit roll, outcome first, in Ash's own reply (Bandit 1's announcement recaps it under "Just now").
+    resolution = page.locator(".entry", has_text="Rook attacks").filter(has_text="against save").last
+    await resolution.wait_for(timeout=STEP)
     await shot(page, screenshots, "06-d6-turn")
     assert "Bandit 1" in await resolution.inner_text()
 

@@ -4,8 +4,9 @@ readings (explode, Wild Die 1) when they happened, and the outcome."""
 from __future__ import annotations
 
 from cogs.text.common import clean
-from cogs.text.events.parts import mods_text, rule, signed, who, with_dice
+from cogs.text.events.parts import house, mods_text, named, plus, roles, signed, terms, who, with_dice
 from cogs.text.events.registry import Names, renders
+from rules.dice import Die
 from rules.systems.d6.events import (
     ActionDeclared,
     AttackRolled,
@@ -59,15 +60,33 @@ def code_text(code: DieCode | None) -> str:
 
 
 def pool_rule(roll: PoolRoll | None) -> str:
-    """The pool's readings (explode, wild one) when the roll shows one of them happening."""
+    """The pool's house readings, named only when the roll shows one of them changing the result."""
     if roll is None:
         return ""
     notes = []
+    if roll.explosions and roll.explode_rule:
+        notes.append(f"explode {roll.explode_rule}")
+    if roll.wild is not None and roll.wild.value == 1 and roll.wild_one_rule:
+        notes.append(f"wild_one {roll.wild_one_rule}")
+    return house(", ".join(notes)) if notes else ""
+
+
+def pool_dice(role: str, roll: PoolRoll | None) -> tuple[str, tuple[Die, ...]]:
+    """A pool's dice under its role, the Wild Die (and its explosions) marked ``ᵂ``."""
+    return (role, roll.dice if roll is not None else ())
+
+
+def wild_text(roll: PoolRoll | None) -> str:
+    """What the Wild Die did, in words, when it did something."""
+    if roll is None or roll.wild is None:
+        return ""
     if roll.explosions:
-        notes.append(f"Wild Die exploded ({roll.explode_rule})")
-    if roll.wild is not None and roll.wild.value == 1:
-        notes.append(f"Wild Die 1 ({roll.wild_one_rule})")
-    return f" *({'; '.join(clean(n, 60) for n in notes)})*" if notes else ""
+        chain = " + ".join(str(d.value) for d in (roll.wild, *roll.explosions))
+        return f"; the Wild Die exploded ({chain})"
+    if roll.wild.value == 1:
+        dropped = f", dropping {' '.join(str(d.value) for d in roll.dropped)}" if roll.dropped else ""
+        return f"; the Wild Die came up 1{dropped}" + (" (a complication)" if roll.complication else "")
+    return ""
 
 
 def _mods(mods: tuple) -> str:
@@ -77,38 +96,40 @@ def _mods(mods: tuple) -> str:
 
 @renders(Rolled)
 def rolled(e: Rolled, n: Names) -> str:
-    return with_dice(
-        f"🎲 {who(n, e.who)} {clean(e.what, 40)} {code_text(e.code)}{_mods(e.mods)} = **{e.total}**"
-        f"{pool_rule(e.roll)}",
-        e,
+    # A planned check's ``what`` is "stat (note)": the sentence shows the note, the dice only the stat.
+    stat = e.what.split(" (", 1)[0]
+    return plus(
+        f"🎲 {who(n, e.who)} {clean(e.what, 40)}: **{e.total}** ({code_text(e.code)}{_mods(e.mods)})"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice(clean(stat, 40), e.roll)) if e.roll else roles(("dice", e.dice)),
     )
 
 
 @renders(InitiativeRolled)
 def initiative_rolled(e: InitiativeRolled, n: Names) -> str:
-    return with_dice(
-        f"🎲 {who(n, e.who)} rolls initiative {code_text(e.code)}{_mods(e.mods)} = **{e.total}**"
-        f"{pool_rule(e.roll)}",
-        e,
+    return plus(
+        f"🎲 {who(n, e.who)}: initiative **{e.total}** ({code_text(e.code)}{_mods(e.mods)})"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice("initiative", e.roll)) if e.roll else roles(("initiative", e.dice)),
     )
 
 
 @renders(InitiativeOrder)
 def initiative_order(e: InitiativeOrder, n: Names) -> str:
     order = ", ".join(
-        f"{who(n, cid)} ({total})" for cid, total in list(zip(e.order, e.totals, strict=False))[:25]
+        f"{who(n, cid)} {total}" for cid, total in list(zip(e.order, e.totals, strict=False))[:25]
     )
-    return f"📋 Round {e.round} order: {order or 'nobody yet'}"
+    return f"📋 Round {e.round}, highest first: {order or 'nobody yet'}"
 
 
 @renders(InitiativeTie)
 def initiative_tie(e: InitiativeTie, n: Names) -> str:
-    tied = ", ".join(who(n, cid) for cid in e.ids)
-    result = ", ".join(who(n, cid) for cid in e.result)
+    tied = " and ".join(who(n, cid) for cid in e.ids)
+    result = ", then ".join(who(n, cid) for cid in e.result)
     detail = f" ({clean(e.detail, 80)})" if e.detail else ""
-    return with_dice(
-        f"⚖️ {tied} tie at {e.total}; broken by {clean(e.rule, 40)}{detail}: {result}",
-        e,
+    return plus(
+        f"⚖️ {tied} tie at {e.total}; the tie rule *{clean(e.rule, 40)}*{detail} puts {result}",
+        roles(("roll-off", e.dice)),
     )
 
 
@@ -124,62 +145,74 @@ def initiative_rerolled(e: InitiativeRerolled, n: Names) -> str:
 def action_declared(e: ActionDeclared, n: Names) -> str:
     a = e.action
     kind = a.kind.replace("_", " ")
-    target = f" {who(n, a.target)}" if a.target else ""
-    extra = f" {a.move}" if getattr(a, "move", "") else ""
+    target = f" on {who(n, a.target)}" if a.target else ""
+    extra = f" ({a.move})" if getattr(a, "move", "") else ""
     if a.kind == "move":
-        extra = f" {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
-    return f"📝 {who(n, e.who)} declares {kind}{extra}{target} (action {e.count})"
+        extra = f" of {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
+    return f"📝 {who(n, e.who)} plans action {e.count}: {kind}{extra}{target}"
 
 
 @renders(TurnLocked)
 def turn_locked(e: TurnLocked, n: Names) -> str:
-    kinds = ", ".join(k.replace("_", " ") for k in e.kinds)
     pen = e.penalty_dice or 0
+    if not pen:
+        return ""  # the plan just shown already says there is no penalty
+    kinds = ", ".join(k.replace("_", " ") for k in e.kinds)
+    free = f", {e.free_declared} free" if e.free_declared else ""
     return (
-        f"🔒 {who(n, e.who)} locks in: {kinds}; {e.counted} counted"
-        + (f", {e.free_declared} free" if e.free_declared else "")
-        + (f" → **−{pen}D** on every roll" if pen else " → no multi-action penalty")
+        f"🔒 {who(n, e.who)} locks in {kinds} ({e.counted} counted{free}): **−{pen}D** on every roll "
+        "this turn (the multi-action penalty)"
+    )
+
+
+def _critical(e: AttackRolled) -> str:
+    parts = terms(e.crit_parts)
+    return (
+        f"; **a critical hit** — stage {e.crit_stage}" + (f" ({parts})" if parts else "") + f": "
+        f"{e.crit_percent:g}% of the save, so {e.crit_threshold} or more is critical"
     )
 
 
 @renders(AttackRolled)
 def attack_rolled(e: AttackRolled, n: Names) -> str:
-    save_parts = mods_text(e.save_parts)
-    verdict = "**hit**" if e.hit else "**miss**"
+    save_parts = terms(e.save_parts)
+    if len(e.save_parts) == 1 and e.save_parts[0].label == e.save_source:
+        save_parts = ""  # the save is that one part: say it once
+    outcome = "**hits**" if e.hit else "**misses**"
     if e.shield_hit:
-        verdict += " (on the shield)"
+        outcome = "**hits the shield**"
     line = (
-        f"⚔️ {who(n, e.attacker)} attacks {who(n, e.target)} with {clean(e.weapon, 30)}"
-        + (" (called shot)" if e.called else "")
+        f"⚔️ {who(n, e.attacker)} {outcome} {who(n, e.target)}"
+        + (" with a called shot" if e.called else "")
         + (" (flank/backstab)" if e.flank else "")
-        + f": {code_text(e.code)}{_mods(e.mods)} = {e.total} vs save {e.save} ({clean(e.save_source, 30)}"
-        + (f": {save_parts}" if save_parts else "")
-        + f") → {verdict}{pool_rule(e.roll)}"
+        + f" ({clean(e.weapon, 30)}): rolled {e.total} ({code_text(e.code)}{_mods(e.mods)}) against save "
+        f"{e.save} ({clean(e.save_source, 30)}" + (f": {save_parts}" if save_parts else "") + ")"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}"
     )
     if e.critical:
-        line += f"; **critical** (stage {e.crit_stage})"
-    if e.hit:
+        line += _critical(e)
+    elif e.hit:
         line += "; " + crit_terms(e)
-    return with_dice(line, e)
+    return plus(line, roles(pool_dice("to-hit", e.roll)) if e.roll else roles(("to-hit", e.dice)))
 
 
 def crit_terms(e: AttackRolled) -> str:
-    """The critical's threshold and how it was reached: ``crit at ≥ 10 (save 10 × 100 %, …, stage +2: …)``."""
-    parts = mods_text(e.crit_parts)
+    """A hit that was not critical: the threshold it missed, and the stage's terms."""
+    parts = terms(e.crit_parts)
     return (
-        f"crit at ≥ {e.crit_threshold} (save {e.save} × {e.crit_percent:g} %, {e.crit_column} % column, "
-        f"stage {signed(e.crit_stage)}{': ' + parts if parts else ''})"
+        f"a critical needed {e.crit_threshold} or more ({e.crit_percent:g}% of the save, the "
+        f"{e.crit_column}% column, stage {signed(e.crit_stage)}" + (f": {parts}" if parts else "") + ")"
     )
 
 
 @renders(DefenseTaken)
 def defense_taken(e: DefenseTaken, n: Names) -> str:
     total = "total " if e.total else ""
-    code = f" {code_text(e.code)}" if e.code else ""
-    return with_dice(
-        f"🛡️ {who(n, e.who)} {total}{e.stance}{code}{_mods(e.mods)}: save **{e.save}** (limit {e.limit})"
-        f"{pool_rule(e.roll)}",
-        e,
+    code = f" ({code_text(e.code)}{_mods(e.mods)})" if e.code else ""
+    return plus(
+        f"🛡️ {who(n, e.who)} takes a {total}{e.stance}: save **{e.save}**{code}, at most {e.limit} "
+        f"defences{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice("defence", e.roll)) if e.roll else "",
     )
 
 
@@ -210,41 +243,46 @@ def save_score(e: SaveScore, n: Names) -> str:
 
 @renders(DamageRolled)
 def damage_rolled(e: DamageRolled, n: Names) -> str:
+    natural = e.natural_roll.dice if e.natural_roll is not None else ()
+    scaling_dice = e.dice[len(natural) :]
     scaling = f" + scaling {code_text(e.scaling_code)} {e.scaling}" if e.scaling is not None else ""
     crit = f"; critical: {clean(e.critical_effect, 60)}" if e.critical else ""
-    return with_dice(
-        f"💥 Damage {who(n, e.attacker)} → {who(n, e.target)} ({clean(e.weapon, 30)}, "
-        f"{e.weapon_kind}): natural {code_text(e.natural_code)} {e.natural}{scaling}, armour "
-        f"{e.armour}{rule(e.rule)} → **{e.amount}**{crit}",
-        e,
+    return plus(
+        f"💥 **{e.amount}** damage to {who(n, e.target)} ({clean(e.weapon, 30)}, {e.weapon_kind}): "
+        f"natural {code_text(e.natural_code)} {e.natural}{scaling} against armour {e.armour} — "
+        f"{clean(e.rule, 90)}{crit}",
+        roles(("natural", natural), ("scaling", scaling_dice)),
     )
 
 
 @renders(DamageApplied)
 def damage_applied(e: DamageApplied, n: Names) -> str:
+    if not e.amount:
+        return f"🩸 {who(n, e.target)} takes no damage (HP {e.hp_after})"
     return f"🩸 {who(n, e.target)} takes {e.amount}: HP {e.hp_before} → **{e.hp_after}**"
 
 
 @renders(HealApplied)
 def heal_applied(e: HealApplied, n: Names) -> str:
+    capped = f" (of {e.amount}; HP is at its maximum)" if e.applied < e.amount else ""
     return (
-        f"💚 {who(n, e.target)} healed {e.applied} of {e.amount} "
-        f"({clean(e.source, 30)}): HP {e.hp_before} → **{e.hp_after}**"
+        f"💚 {who(n, e.target)} heals {e.applied}{capped} ({named(e.source, n, 30)}): "
+        f"HP {e.hp_before} → **{e.hp_after}**"
     )
 
 
 @renders(HealRolled)
 def heal_rolled(e: HealRolled, n: Names) -> str:
-    return with_dice(
-        f"🩹 {who(n, e.healer)} heals {who(n, e.target)}: {code_text(e.code)}{_mods(e.mods)}"
-        f" = {e.total} → {e.heal_dice} healing dice{pool_rule(e.roll)}",
-        e,
+    return plus(
+        f"🩹 {who(n, e.healer)} tends {who(n, e.target)}: heal roll {e.total} ({code_text(e.code)}"
+        f"{_mods(e.mods)}) gives **{e.heal_dice} healing dice**{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice("heal roll", e.roll), pool_dice("healing", e.heal_roll)),
     )
 
 
 @renders(HealPoolChanged)
 def heal_pool_changed(e: HealPoolChanged, n: Names) -> str:
-    return f"🧺 Heal pool {e.before} → {e.after}: {e.remaining} left ({clean(e.reason, 60)})"
+    return f"🧺 The party's heal pool: **{e.remaining}** heals left ({named(e.reason, n, 60)})"
 
 
 @renders(LastGaspEntered)
@@ -254,7 +292,7 @@ def last_gasp_entered(e: LastGaspEntered, n: Names) -> str:
 
 @renders(LastGaspLeft)
 def last_gasp_left(e: LastGaspLeft, n: Names) -> str:
-    return f"🌅 {who(n, e.who)} leaves Last Gasp (HP {e.hp}): {clean(e.reason, 60)}"
+    return f"🌅 {who(n, e.who)} is out of Last Gasp (HP {e.hp}): {named(e.reason, n, 60)}"
 
 
 @renders(Stabilised)
@@ -264,7 +302,7 @@ def stabilised(e: Stabilised, n: Names) -> str:
 
 @renders(Died)
 def died(e: Died, n: Names) -> str:
-    return f"☠️ {who(n, e.who)} **dies** (HP {e.hp}, limit {e.limit})"
+    return f"☠️ {who(n, e.who)} **dies** (HP {e.hp}, at or below {e.limit})"
 
 
 @renders(OutOfFight)
@@ -275,22 +313,32 @@ def out_of_fight(e: OutOfFight, n: Names) -> str:
 @renders(DeathSave)
 def death_save(e: DeathSave, n: Names) -> str:
     effect = f" ({e.effect_total})" if e.effect_total else ""
-    stored = f"; stored healing {e.stored_healing}" if e.stored_healing else ""
-    return with_dice(
-        f"💀 {who(n, e.who)} Death Save {e.turn} (Physique with {clean(e.stat, 20)}): "
-        f"{code_text(e.code)}{_mods(e.mods)} = {e.total} → {clean(e.band, 30)}: **{clean(e.effect, 60)}**"
-        f"{effect}{stored}{pool_rule(e.roll)}",
-        e,
+    stored = f"; stored healing now {e.stored_healing}" if e.stored_healing else ""
+    return plus(
+        f"💀 {who(n, e.who)}'s Death Save {e.turn}: **{clean(e.effect, 60)}**{effect} — rolled {e.total} "
+        f"(Physique with {clean(e.stat, 20)}, {code_text(e.code)}{_mods(e.mods)}): {clean(e.band, 30)}"
+        f"{stored}{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice("Death Save", e.roll), pool_dice("effect", e.effect_roll)),
     )
 
 
 @renders(GrappleRolled)
 def grapple_rolled(e: GrappleRolled, n: Names) -> str:
-    return with_dice(
-        f"🤼 {who(n, e.actor)} {e.move} vs {who(n, e.other)}: {e.actor_total}{_mods(e.actor_mods)}"
-        f" vs {e.other_total}{_mods(e.other_mods)}"
-        f" → {clean(e.result, 30)}, shift {signed(e.shift)}, counter **{e.counter}**",
-        e,
+    move = "grabs" if e.move == "start" else "contests the grapple with"
+    if e.shift > 0:
+        won = " (won by 10 or more)" if e.shift > 1 else ""
+        said = f"{who(n, e.actor)} **gains {e.shift}**{won}"
+    elif e.shift < 0:
+        said = f"{who(n, e.other)} **reverses it and gains {abs(e.shift)}**"
+    else:
+        said = "**no change**"
+    lead = who(n, e.actor) if e.counter > 0 else who(n, e.other) if e.counter < 0 else "nobody"
+    return plus(
+        f"🤼 {who(n, e.actor)} {move} {who(n, e.other)}: {e.actor_total}{_mods(e.actor_mods)} against "
+        f"{e.other_total}{_mods(e.other_mods)} → {said}; counter {abs(e.counter)} toward {lead}",
+        roles(
+            pool_dice(n.get(e.actor, "actor"), e.actor_roll), pool_dice(n.get(e.other, "other"), e.other_roll)
+        ),
     )
 
 
@@ -332,7 +380,7 @@ def taken_down(e: TakenDown, n: Names) -> str:
 
 @renders(GrappleEnded)
 def grapple_ended(e: GrappleEnded, n: Names) -> str:
-    return f"🔓 Grapple {who(n, e.a)} ↔ {who(n, e.b)} ends ({clean(e.reason, 60)})"
+    return f"🔓 The grapple of {who(n, e.a)} and {who(n, e.b)} ends: {named(e.reason, n, 60)}"
 
 
 @renders(GrapplePenaltyOwed)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from cogs.text.common import clean
-from cogs.text.events.parts import mods_text, who, with_dice
-from cogs.text.events.registry import Names, renders
+from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who, with_dice
+from cogs.text.events.registry import Heading, Names, renders
+from cogs.text.events.shared import sheet_refreshed_text
 from rules.systems.kaernest.events import (
     ActionCancelled,
     ActionDeclared,
@@ -43,57 +44,64 @@ def at(minute: int, segment: int) -> str:
 def action_declared(e: ActionDeclared, n: Names) -> str:
     what = clean(e.description or e.action, 60)
     if e.target:
-        grip = f", {e.grip}h" if e.grip else ""
+        grip = f", {e.grip}-handed" if e.grip else ""
         dtype = f", {e.damage_type}" if e.damage_type else ""
-        called = f", called shot at {clean(e.called_location, 30)}" if e.called_location else ""
+        called = f", a called shot at the {clean(e.called_location, 30)}" if e.called_location else ""
         element = f", {clean(e.element, 20)}" if e.element and e.element != "physical" else ""
         what = f"an attack on {who(n, e.target)} ({clean(e.weapon or '', 30)}{grip}{dtype}{element}{called})"
-    mods = mods_text(e.speed_modifiers)
+    # a lone term that is the speed itself says nothing more
+    mods = "" if len(e.speed_modifiers) < 2 else terms(e.speed_modifiers)
     return (
-        f"📣 {who(n, e.combatant)} declares {what} at {at(e.minute, e.segment)}: speed {e.speed}"
-        + (f" ({mods})" if mods else "")
-        + f", lands at **{at(e.lands_minute, e.lands_segment)}**"
+        f"📣 {who(n, e.combatant)} declares {what} at {at(e.minute, e.segment)}; it lands at "
+        f"**{at(e.lands_minute, e.lands_segment)}** (speed {e.speed}" + (f" = {mods}" if mods else "") + ")"
     )
+
+
+def _attack_outcome(e: AttackResolved) -> str:
+    if e.interrupted:
+        return "is **stopped** by an active defense"
+    if e.critical:
+        return "**hits critically**"
+    if e.critical_failure:
+        return "**misses badly** (a critical failure)"
+    return f"**hits** by {e.margin}" if e.hit else f"**misses** by {abs(e.margin)}"
 
 
 @renders(AttackResolved)
 def attack_resolved(e: AttackResolved, n: Names) -> str:
-    verdict = "**hit**" if e.hit else "**miss**"
-    if e.critical:
-        verdict = "**critical hit**"
-    elif e.critical_failure:
-        verdict = "**critical failure**"
     line = (
-        f"⚔️ {at(e.minute, e.segment)} {who(n, e.attacker)} attacks {who(n, e.defender)}: "
-        f"target {e.target} ({mods_text(e.modifiers) or 'no modifiers'}; defense {e.defense} "
-        f"{clean(e.defense_posture, 20)}), rolled {e.total} → {verdict} (margin {e.margin})"
+        f"⚔️ {at(e.minute, e.segment)}: {who(n, e.attacker)}'s attack on {who(n, e.defender)} "
+        f"{_attack_outcome(e)}: rolled {e.total}, needed ≤ {e.target}"
+        + (f" ({terms(e.modifiers)})" if e.modifiers else "")
     )
     if e.element != "physical":
         line += f"; a {clean(e.element, 20)} attack"
     ad = e.active_defense
-    if ad is not None:  # its roll has its own line (ActiveDefenseRolled), drawn before this one
-        line += "; after a failed active defense" if not ad.success else "; the active defense succeeded"
-    if e.interrupted:
-        line += " (interrupted)"
-    return with_dice(line, e)
+    if ad is not None and not ad.success:  # rolled first, on its own line (ActiveDefenseRolled)
+        line += "; the active defense failed, so the passive defense stood"
+    second: tuple[str, tuple] = ("", ())
+    if e.defense_posture == "aggressive" and len(e.dice) > 2:
+        second = ("aggressive defense", e.dice[2:])
+    return plus(line, roles(("to-hit", e.dice[:2]), second))
 
 
 @renders(ActiveDefenseRolled)
 def active_defense_rolled(e: ActiveDefenseRolled, n: Names) -> str:
-    verdict = "success (interrupted)" if e.success else "failure: the passive defense stands"
-    return with_dice(
-        f"🛡️ {at(e.minute, e.segment)} {who(n, e.defender)}'s active defense against {who(n, e.attacker)}: "
-        f"active defense target {e.target} ({mods_text(e.modifiers)}), rolled {e.total} → **{verdict}** "
-        f"(margin {e.margin})",
-        e,
+    verdict = (
+        f"**stops** {who(n, e.attacker)}'s attack" if e.success else "**fails**: the passive defense stands"
+    )
+    return plus(
+        f"🛡️ {at(e.minute, e.segment)}: {who(n, e.defender)}'s active defense {verdict}: rolled {e.total}, "
+        f"needed ≤ {e.target}" + (f" ({terms(e.modifiers)})" if e.modifiers else ""),
+        roles(("active defense", e.dice)),
     )
 
 
 @renders(AttackInterrupted)
 def attack_interrupted(e: AttackInterrupted, n: Names) -> str:
     return (
-        f"↩️ {who(n, e.attacker)}'s attack on {who(n, e.defender)} is interrupted: it restarts at "
-        f"{at(e.restart_minute, e.restart_segment)} (speed {e.speed}) and lands at "
+        f"↩️ {who(n, e.attacker)}'s attack on {who(n, e.defender)} is interrupted: it starts again at "
+        f"{at(e.restart_minute, e.restart_segment)} with speed {e.speed} and lands at "
         f"**{at(e.lands_minute, e.lands_segment)}**"
     )
 
@@ -101,43 +109,59 @@ def attack_interrupted(e: AttackInterrupted, n: Names) -> str:
 @renders(DamageRolled)
 def damage_rolled(e: DamageRolled, n: Names) -> str:
     armour = clean(e.armour_name or "armour", 30)
-    armour_text = "armour ignored" if e.armour_ignored else f"{armour} −{e.armour}"
-    vital = " (vital)" if e.vital else ""
-    return with_dice(
-        f"💥 Damage to {who(n, e.defender)}: {e.raw} ({mods_text(e.modifiers) or 'rolled'}), "
-        f"{armour_text}{vital} → **{e.total}**",
-        e,
+    if e.armour_ignored:
+        armour_text = ", armour ignored"
+    elif e.armour:
+        armour_text = f" − {e.armour} {armour}"
+    else:
+        armour_text = ""
+    vital = " (a vital hit)" if e.vital else ""
+    rolled = [d for d in e.dice if "vital" not in d.label]
+    vital_dice = [d for d in e.dice if "vital" in d.label]
+    return plus(
+        f"💥 **{e.total}** damage to {who(n, e.defender)}{vital}: {terms(e.modifiers) or e.raw} = "
+        f"{e.raw}{armour_text}",
+        roles(("critical", rolled), ("vital", vital_dice)),
     )
+
+
+def _condition(before: str, after: str) -> str:
+    return f"now **{after}**" if after != before else f"still {after}"
 
 
 @renders(DamageTaken)
 def damage_taken(e: DamageTaken, n: Names) -> str:
-    wound = " and a wound" if e.wound else ""
+    wound = ""
+    if e.wound is not None:
+        where = f" to the {clean(e.wound.location, 30)}" if e.wound.location else ""
+        wound = f", **a wound**{where} ({signed(-abs(e.wound.penalty))} on every roll)"
+    by_gm = " (GM)" if e.source == "gm" else ""
     return (
-        f"🩸 {who(n, e.combatant)} takes {e.amount} (total {e.total_damage}, Health "
-        f"{e.health}){wound}: {e.condition_before} → **{e.condition_after}**"
+        f"🩸 {who(n, e.combatant)} takes {e.amount}{by_gm}{wound}: {e.total_damage} damage in all "
+        f"(Health {e.health}), {_condition(e.condition_before, e.condition_after)}"
     )
 
 
 @renders(DamageHealed)
 def damage_healed(e: DamageHealed, n: Names) -> str:
     return (
-        f"💚 {who(n, e.combatant)} heals {e.amount} (total damage now {e.total_damage}): "
-        f"{e.condition_before} → **{e.condition_after}**"
+        f"💚 {who(n, e.combatant)} heals {e.amount}: {e.total_damage} damage left, "
+        f"{_condition(e.condition_before, e.condition_after)}"
     )
 
 
 @renders(DamageSet)
 def damage_set(e: DamageSet, n: Names) -> str:
     return (
-        f"✏️ The GM sets {who(n, e.combatant)}'s damage {e.previous} → **{e.total_damage}**: "
-        f"{e.condition_before} → **{e.condition_after}**"
+        f"✏️ The GM sets {who(n, e.combatant)}'s damage from {e.previous} to **{e.total_damage}**: "
+        f"{_condition(e.condition_before, e.condition_after)}"
     )
 
 
 @renders(ClockAdvanced)
-def clock_advanced(e: ClockAdvanced, n: Names) -> str:
-    return f"🕰️ Clock {at(e.from_minute, e.from_segment)} → {at(e.minute, e.segment)}"
+def clock_advanced(e: ClockAdvanced, n: Names) -> Heading:
+    # a part of its own: what lands now is other combatants' doing, not the command's
+    return Heading(f"🕰️ The clock runs on to **{at(e.minute, e.segment)}**.")
 
 
 @renders(ActionResolved)
@@ -152,13 +176,14 @@ def action_cancelled(e: ActionCancelled, n: Names) -> str:
 
 @renders(InitiativeRolled)
 def initiative_rolled(e: InitiativeRolled, n: Names) -> str:
-    mods = mods_text(e.modifiers)
-    roll = f"{e.roll} (fixed)" if e.fixed else str(e.roll)
-    return with_dice(
-        f"🎲 {who(n, e.combatant)} initiative {roll}"
+    roll = "the NPCs' fixed 6" if e.fixed else f"d12 {e.roll}"
+    mods = terms(e.modifiers)
+    capped = f" (capped from {e.uncapped})" if e.uncapped != e.initiative else ""
+    return plus(
+        f"🎲 {who(n, e.combatant)}: initiative **{e.initiative}**{capped} = {roll}"
         + (f" {mods}" if mods else "")
-        + f" = **{e.initiative}** (acts at {at(e.minute, e.segment)})",
-        e,
+        + f"; first acts at {at(e.minute, e.segment)}",
+        roles(("initiative", e.dice)),
     )
 
 
@@ -230,22 +255,40 @@ def condition_changed(e: ConditionChanged, n: Names) -> str:
 
 @renders(WoundEffectSet)
 def wound_effect_set(e: WoundEffectSet, n: Names) -> str:
-    where = f" ({clean(e.location, 30)})" if e.location else ""
-    return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where}: {clean(e.effect, 100) or 'no effect'}"
+    where = f" (to the {clean(e.location, 30)})" if e.location else ""
+    effect = clean(e.effect, 100)
+    if not effect:
+        return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where} no longer has an effect"
+    return f"🩹 {who(n, e.combatant)}'s wound {e.wound}{where} has an effect: *{effect}*"
 
 
 @renders(InitiativeTied)
 def initiative_tied(e: InitiativeTied, n: Names) -> str:
-    order = ", ".join(who(n, c) for c in e.combatants)
-    if any(e.rolloffs):
-        rolls = "; ".join(
-            f"{who(n, c)} Instinct {i}" + (f" roll-off {' '.join(str(v) for v in r)}" if r else "")
-            for c, i, r in zip(e.combatants, e.instincts, e.rolloffs, strict=False)
-        )
-        rule = f"higher Instinct, then a d12 roll-off kept for the fight ({rolls})"
+    """Who goes first at a shared initiative, then why: higher Instinct, then the kept d12 roll-off."""
+    names = [who(n, c) for c in e.combatants]
+    if len(names) == 2:
+        order = f"{names[0]} goes before {names[1]}, both at initiative {e.initiative}"
+    elif len(names) > 2:
+        order = f"{', '.join(names[:-1])} and {names[-1]} act in that order, all at initiative {e.initiative}"
     else:
-        rule = "higher Instinct (" + ", ".join(str(i) for i in e.instincts) + ")"
-    return with_dice(f"⚖️ Tied at initiative {e.initiative}: {order}, by {rule}", e)
+        order = f"{''.join(names) or 'Nobody'} at initiative {e.initiative}"
+    instincts = set(e.instincts)
+    if any(e.rolloffs):
+        rolled = ", ".join(
+            f"{who(n, c)} rolled {' then '.join(str(v) for v in r)}"
+            for c, r in zip(e.combatants, e.rolloffs, strict=False)
+            if r
+        )
+        same = f"Instinct {e.instincts[0]} each" if len(instincts) == 1 else "higher Instinct first"
+        why = f"{same}, then a d12 roll-off kept for the fight: {rolled}"
+    else:
+        why = "higher Instinct: " + ", ".join(
+            f"{who(n, c)} {i}" for c, i in zip(e.combatants, e.instincts, strict=False)
+        )
+    return plus(
+        f"⚖️ {order}: {why}",
+        roles(("roll-off", e.dice)),
+    )
 
 
 @renders(LuckSpent)
@@ -262,6 +305,4 @@ def luck_pledged(e: LuckPledged, n: Names) -> str:
 
 @renders(SheetRefreshed)
 def sheet_refreshed(e: SheetRefreshed, n: Names) -> str:
-    return f"📝 {who(n, e.combatant)} fights with its edited sheet: " + "; ".join(
-        clean(c, 60) for c in e.changes[:12]
-    )
+    return sheet_refreshed_text(who(n, e.combatant), e.changes)

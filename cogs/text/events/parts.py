@@ -3,6 +3,7 @@ numbers, modifiers and house-rule readings."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -68,3 +69,39 @@ def rule(text: str | None) -> str:
 
 def quoted(text: object, limit: int = 60) -> str:
     return clean(str(text), limit)
+
+
+def roles(*groups: tuple[str, Iterable[Die | Mapping[str, Any]] | None]) -> str:
+    """Dice labelled by what they were for: ``🎲 to-hit [3 4] · defence [5]`` (empty groups left out)."""
+    shown = [
+        f"{role} [{' '.join(die_text(d) for d in dice)}]" for role, dice in groups if dice and list(dice)
+    ]
+    return f"🎲 {' · '.join(shown)}" if shown else ""
+
+
+def plus(line: str, *extra: str) -> str:
+    """``line`` followed by the non-empty ``extra`` pieces, one space apart."""
+    return " ".join([line, *(x for x in extra if x)])
+
+
+def house(reading: str | None) -> str:
+    """A house rule that changed the result, named in italics (``cogs.text.encounters`` keeps one per
+    message)."""
+    return f" *(house rule: {clean(str(reading), 80)})*" if reading else ""
+
+
+_LEADING_ID = re.compile(r"^\d{1,20}(?= )")
+
+
+def named(text: str, names: Names, limit: int = 80) -> str:
+    """A reason from the rules that starts with a combatant id (``3 entered Last Gasp``), with the name."""
+    return clean(_LEADING_ID.sub(lambda m: names.get(m.group(), m.group()), str(text)), limit)
+
+
+def terms(mods: Iterable[Any] | None) -> str:
+    """Modifiers as a sum's terms: ``+4 Swords +6 Grace −5 defence``."""
+    return " ".join(mod_text(m) for m in mods or ())
+
+
+def by(margin: int) -> str:
+    return f"by {abs(margin)}"

@@ -21,6 +21,7 @@ id → name) into its line, or its lines::
   ``conftest`` turns it on) raises ``RenderError`` instead, so such a gap fails the test that meets it.
 
 A renderer returns ``str`` (one line) or a sequence of lines; an empty result shows nothing for the event.
+A ``Heading`` line opens a new part of the message (see ``cogs.text.messages``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ R = TypeVar("R", bound=Callable[..., Rendered])
 
 _RENDERERS: dict[type[Event], Renderer] = {}
 _strict = False
+
+
+class Heading(str):
+    """A line that opens a new part of a message (the clock running on to where other combatants' actions
+    land): shown on its own, and the lines after it read under it, not under the command's title."""
 
 
 class RenderError(Exception):
@@ -120,7 +126,7 @@ def event_lines(event: Event, names: Names) -> list[str]:
         log.error("the renderer of the event %s failed", type(event).__qualname__, exc_info=True)
         return [plain_sentence(event)]
     # one line is one line: a stray line break in a field must not split it (messages split between lines)
-    return [" ".join(line.splitlines()) for line in lines if line]
+    return [type(line)(" ".join(line.splitlines())) for line in lines if line]
 
 
 def lines_of(events: Iterable[Event], names: Names) -> list[str]:

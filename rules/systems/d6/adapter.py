@@ -147,7 +147,18 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
     name = "d6"
     title = "the D6 campaign"
     short_title = "D6"
-    traits = Traits(declares_then_locks=True, melee_engagement=True, death_saves=True, rolls_dice_codes=True)
+    traits = Traits(
+        declares_then_locks=True,
+        melee_engagement=True,
+        death_saves=True,
+        rolls_dice_codes=True,
+        turn_flow=(
+            "Each round, combatants act in initiative order. On your turn you plan actions (`/attack`, "
+            "`/defend`, `/move`, `/check`, `/free` …): each one after the first is −1D on every roll. `/lockin` "
+            "resolves the plan and ends the turn (or `lock:true` on a single action). At 0 HP a character falls into Last Gasp "
+            "and makes a Death Save on each of its turns."
+        ),
+    )
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------

@@ -112,6 +112,11 @@ D6_KINDS: tuple[str, ...] = (*ACTION_KINDS, "check", "free")
 MAX_NOTE = 80
 MAX_DIFFICULTY = 1000
 STANCE_CHOICES: tuple[str, ...] = ("block", "parry", "dodge", "total-block", "total-parry", "total-dodge")
+STANCE_EFFECTS = {
+    "block": "your shield takes the blow: a roll for the save",
+    "parry": "your weapon turns it: a roll for the save",
+    "dodge": "Agility rolled for the save",
+}
 INTO_FIXED: tuple[str, ...] = ("wall", "object")
 LIGHTS: tuple[str, ...] = ("dim", "normal", "daylight")
 MAX_BONUS = 100
@@ -708,6 +713,22 @@ class D6Actions:
             return self._choices(state, actor, option, action)
         except Exception:  # autocomplete never fails: no suggestions instead
             return ()
+
+    def choice_label(self, state: D6State, actor: str | None, option: str, value: str, action: Action) -> str:
+        """weapon: its damage and kind; stance: what it rolls; anything else: the value."""
+        try:
+            key = (option or "").strip().lower()
+            if key == "stance":
+                base = value.removeprefix("total-")
+                effect = STANCE_EFFECTS.get(base, base)
+                return f"{value} — " + (f"the whole turn on it; {effect}" if value != base else effect)
+            ref = (actor or action.actor or "").strip()
+            if key != "weapon" or not ref or not state.has(ref):
+                return value
+            w = next(w for w in state.get(ref).sheet.weapons if w.name == value)
+            return f"{value} — {w.damage} {w.kind}, {w.hands}-handed"
+        except Exception:  # autocomplete never fails: the bare value instead
+            return value
 
     def _choices(self, state: D6State, actor: str | None, option: str, action: Action) -> tuple[str, ...]:
         key = (option or "").strip().lower()

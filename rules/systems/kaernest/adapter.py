@@ -138,7 +138,17 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     name = "kaernest"
     title = "Kaernest"
     short_title = "Kaernest"
-    traits = Traits(segment_timeline=True, gm_options=("bonus", "circumstance", "speed", "cost"))
+    traits = Traits(
+        segment_timeline=True,
+        gm_options=("bonus", "circumstance", "speed", "cost"),
+        turn_flow=(
+            "Time runs in segments, 30 down to 1 in each minute. On your segment you declare an action: an "
+            "attack lands `speed` segments later, when the clock gets there. Your posture (`/defend`: passive, "
+            "active, aggressive) sets your defense, and an active defense can interrupt an attack; "
+            "`/turn end` waits one segment."
+        ),
+        downed_note="Striking the unconscious is legal in Kaernest.",
+    )
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------

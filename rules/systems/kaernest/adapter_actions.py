@@ -64,6 +64,11 @@ from rules.systems.kaernest.state import Combatant, KaernestState
 # A GM-set speed when none is given: `/move` without `cost`, or an active defense without a weapon.
 DEFAULT_SPEED = 3
 STANCES: tuple[str, ...] = ("passive", "active", "aggressive")
+STANCE_EFFECTS = {
+    "passive": "defense = Reflex − the armour's penalty",
+    "active": "roll 2d12 ≤ Reflex + Parry/Dodge; success interrupts the attack",
+    "aggressive": "defense 1d12 − 6, rolled for each attack",
+}
 # Suggestions for `aim` (a called shot): the seed names no locations, the GM interprets the one chosen.
 CALLED_SHOT_LOCATIONS: tuple[str, ...] = (
     "head",
@@ -215,6 +220,27 @@ class KaernestActions:
             return self._choices(state, actor, option, action)
         except (RulesError, LookupError, ValueError, TypeError, AttributeError):
             return ()  # autocomplete never fails: no suggestions instead
+
+    def choice_label(
+        self, state: KaernestState, actor: str | None, option: str, value: str, action: Action
+    ) -> str:
+        """weapon: speed and damage per grip; stance: the defense it gives; type/grip: the value."""
+        try:
+            key = (option or "").strip().lower()
+            if key == "stance":
+                return f"{value} — {STANCE_EFFECTS.get(value, value)}"
+            if key != "weapon":
+                return value
+            w = tables.weapon(value)
+            grips = []
+            for g in w.grips:
+                dealt = ", ".join(
+                    f"{kind} +{dict(pairs)[g]}" for kind, pairs in w.damages if g in dict(pairs)
+                )
+                grips.append(f"{g}h speed {dict(w.speeds)[g]}, {dealt}")
+            return f"{value} — {'; '.join(grips)}"
+        except (RulesError, LookupError, ValueError, TypeError, AttributeError):
+            return value
 
     def _choices(
         self, state: KaernestState, actor: str | None, option: str, action: Action

@@ -102,7 +102,16 @@ class NyraSystem(NyraActions, BookHouseRules[HouseRules]):
     name = "nyra"
     title = "Nyra"
     short_title = "Nyra"
-    traits = Traits(round_word="phase", gm_options=("bonus", "cost"))
+    traits = Traits(
+        round_word="phase",
+        gm_options=("bonus", "cost"),
+        turn_flow=(
+            "Each phase, combatants act in order of Sequence. On your turn you spend delay: a strike "
+            "(`/attack`, wild or aimed with `aim`) and moves cost delay, and the target reacts with Dodge or "
+            "Defense (`/defend` sets the stance). A successful Defense ends the attacker's volley; the turn ends "
+            "when the delay is spent, or with `/turn end`."
+        ),
+    )
     house_book = HOUSE_BOOK
 
     # -- sheets --------------------------------------------------------------------------------------

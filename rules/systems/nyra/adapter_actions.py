@@ -95,6 +95,13 @@ def _aim(target: NyraCombatant, text: str | None) -> str | None:
         ) from None
 
 
+STANCE_EFFECTS = {
+    "dodge": "react with Dodge",
+    "defense": "react with Defense; a success ends the attacker's volley",
+    "auto": "the house default_stance decides",
+}
+
+
 class NyraActions:
     """The actions of ``rules.encounter.System`` for Nyra; mixed into ``NyraSystem``."""
 
@@ -183,6 +190,28 @@ class NyraActions:
                 return ()
             return state.get(action.target).sheet.table().locations
         return ()
+
+    def choice_label(
+        self, state: NyraCombat, actor: str | None, option: str, value: str, action: Action
+    ) -> str:
+        """type: its word and the weapon's dice for it; weapon: its dice per type and delay; stance: what it
+        does."""
+        try:
+            key = _kind(option)
+            if key == "stance":
+                return f"{value} — {STANCE_EFFECTS.get(value, value)}"
+            ref = actor or action.actor
+            if key not in {"weapon", "type", "damagetype"} or not ref:
+                return value
+            sheet = state.get(ref).sheet
+            if key == "weapon":
+                w = sheet.weapon(value)
+                dice = ", ".join(f"{t.value} {w.damage_for(t)}" for t in w.available_types)
+                return f"{value} — {dice}; delay {w.delay}"
+            t = DamageType(value)
+            return f"{value} — {t.word} {sheet.weapon(action.weapon).damage_for(t)}"
+        except (RulesError, AttributeError, TypeError, ValueError, LookupError):
+            return value
 
     # -- allowed_actions -----------------------------------------------------------------------------
     def allowed_actions(self, state: NyraCombat, actor: str) -> tuple[str, ...]:

@@ -4,8 +4,8 @@
 ``UNIQUE (channel_id)`` and a channel could never open a second encounter. Rebuilt here with both
 dialects' conditions (on SQLite the result is the same index as before).
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-01 10:30:00.000000
 """
 
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0007'
-down_revision: str | None = '0006'
+revision: str = '0008'
+down_revision: str | None = '0007'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

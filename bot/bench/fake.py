@@ -1,0 +1,5 @@
+"""The benchmark's one import point for the loopback fake Discord."""
+
+from bot.playground.loopback import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
+
+__all__ = ["DEFAULT_TOKEN", "FakeChannel", "FakeDiscord", "FakeGuild", "FakeMember"]

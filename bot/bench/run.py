@@ -1,0 +1,383 @@
+"""The benchmark's driver: ``python -m bot bench [--quick] [...]`` (see ``bot.bench``).
+
+It holds two fake Discords (one per bot), starts the floor and Fray each in its own process, sets up Fray's
+channels through commands (a running 8-combatant D6 encounter in each of 50 channels), stores more
+encounters until there are ``--encounters``, then interleaves the phases (per repetition and concurrency:
+the floor, then each Fray command), runs the storm, reads Fray's memory and prints the ratio table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from bot.bench.options import Options, options_from
+from bot.bench.report import FLOOR, Phase, Report, Storm, table
+
+READY_WITHIN = 60.0
+ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
+FRAY_COMMANDS = ("/roll", "/encounter status", "/gm damage", "/attack")
+SIDES = (("Bandit", "bandit", "bandits"), ("Wolf", "wolf", "wolves"))  # name, template, side; 4 each
+PER_SIDE = 4
+STORM_COMMAND = "gm set"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+# --- the bot processes ----------------------------------------------------------------------------------
+
+
+class BotProcess:
+    """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU and memory from /proc."""
+
+    def __init__(self, kind: str, fd: FakeDiscord, workdir: Path) -> None:
+        self.kind = kind
+        self.fd = fd
+        self.database = workdir / f"{kind}.db"
+        self.log = workdir / f"{kind}.log"
+        self.proc: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        args = [self.kind, self.fd.api_base, self.fd.gateway_url, DEFAULT_TOKEN, str(self.database)]
+        with self.log.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot.bench.proc", *args, stdout=log, stderr=log
+            )
+        await self.fd.wait_until_ready(timeout=READY_WITHIN)
+        await self.fd.wait_for_sync(timeout=READY_WITHIN)
+
+    def _proc_file(self, name: str) -> str:
+        assert self.proc is not None
+        return Path(f"/proc/{self.proc.pid}/{name}").read_text()
+
+    def cpu(self) -> float:
+        """Seconds of CPU (user + system) the process used so far."""
+        fields = self._proc_file("stat").rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    def memory(self) -> tuple[int, int]:
+        """(RSS, peak RSS) in bytes."""
+        found = {}
+        for line in self._proc_file("status").splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM"):
+                found[key] = int(value.split()[0]) * 1024
+        return found["VmRSS"], found["VmHWM"]
+
+    async def quiet(self, *, within: float = 30.0, still: float = 0.3) -> None:
+        """Wait (bounded) until the process used no CPU for ``still`` seconds (what it answered has settled)."""
+        deadline = time.monotonic() + within
+        before = self.cpu()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(still)
+            now = self.cpu()
+            if now == before:
+                return
+            before = now
+
+    async def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 15)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
+# --- the tables -----------------------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    fd: FakeDiscord
+    guild: FakeGuild
+    channels: list[FakeChannel]
+    owner: FakeMember
+    player: FakeMember
+    actors: dict[int, str] = field(default_factory=dict)  # channel id -> the combatant holding the turn
+
+
+def make_table(fd: FakeDiscord, channels: int) -> Table:
+    guild = fd.add_guild("Bench")
+    rooms = [guild.add_channel(f"fight-{i}") for i in range(channels)]
+    return Table(fd, guild, rooms, guild.owner, guild.add_member("player"))
+
+
+async def answered(fd: FakeDiscord, channel: FakeChannel, member: FakeMember, command: str, **options: Any):
+    r = await fd.invoke(channel, member, command, timeout=ANSWER_WITHIN, **options)
+    if r.ephemeral:
+        raise RuntimeError(f"setup: /{command} {options} was refused: {r.content}")
+    return r
+
+
+def names() -> list[str]:
+    return [f"{name} {i}" for name, _, _ in SIDES for i in range(1, PER_SIDE + 1)]
+
+
+async def open_fight(t: Table, channel: FakeChannel, n: int) -> None:
+    """A running D6 encounter of four bandits against four wolves in ``channel``."""
+    await answered(t.fd, channel, t.owner, "gm system", system="d6")
+    await answered(t.fd, channel, t.owner, "encounter start", name=f"Fight {n}")
+    for name, template, side in SIDES:
+        await answered(
+            t.fd, channel, t.owner, "encounter add", name=name, template=template, count=PER_SIDE, side=side
+        )
+    await answered(t.fd, channel, t.owner, "encounter begin")
+
+
+def turn_holders(database: Path) -> dict[int, str]:
+    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT e.channel_id, c.name FROM encounter e JOIN combatant c ON c.id = e.turn_combatant_id "
+            "WHERE e.status = 'running'"
+        ).fetchall()
+    return {int(channel): name for channel, name in rows}
+
+
+def store_more_encounters(database: Path, total: int) -> int:
+    """Copy the first running encounter (row and combatants) into other channels until ``total`` are stored."""
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db:
+        db.row_factory = sqlite3.Row
+        have = db.execute("SELECT count(*) FROM encounter").fetchone()[0]
+        template = db.execute(
+            "SELECT * FROM encounter WHERE status = 'running' ORDER BY id LIMIT 1"
+        ).fetchone()
+        if template is None or have >= total:
+            return have
+        fighters = db.execute("SELECT * FROM combatant WHERE encounter_id = ?", (template["id"],)).fetchall()
+        next_id = db.execute("SELECT max(id) FROM encounter").fetchone()[0] + 1
+        next_fighter = db.execute("SELECT max(id) FROM combatant").fetchone()[0] + 1
+        enc_cols = [c for c in template.keys() if c != "id"]
+        fighter_cols = [c for c in fighters[0].keys() if c != "id"] if fighters else []
+        encounters, combatants = [], []
+        for n in range(total - have):
+            eid = next_id + n
+            row = dict(template)
+            row.update(channel_id=9_000_000_000 + n, name=f"Stored {n}")
+            encounters.append([eid, *(row[c] for c in enc_cols)])
+            for f in fighters:
+                fighter = dict(f)
+                fighter["encounter_id"] = eid
+                combatants.append([next_fighter, *(fighter[c] for c in fighter_cols)])
+                next_fighter += 1
+        with db:
+            db.executemany(
+                f"INSERT INTO encounter (id, {', '.join(enc_cols)}) VALUES ({', '.join('?' * (len(enc_cols) + 1))})",
+                encounters,
+            )
+            if fighter_cols:
+                db.executemany(
+                    f"INSERT INTO combatant (id, {', '.join(fighter_cols)}) "
+                    f"VALUES ({', '.join('?' * (len(fighter_cols) + 1))})",
+                    combatants,
+                )
+        return db.execute("SELECT count(*) FROM encounter").fetchone()[0]
+
+
+# --- requests -------------------------------------------------------------------------------------------
+
+Request = tuple[FakeChannel, FakeMember, str, dict[str, Any], bool]  # ..., a public answer expected
+
+
+def request_maker(t: Table, command: str) -> Callable[[int], Request]:
+    everyone = names()
+
+    def make(i: int) -> Request:
+        channel = t.channels[i % len(t.channels)]
+        turn = i // len(t.channels)
+        if command == FLOOR:
+            return channel, t.player, "noop", {}, True
+        if command == "/roll":
+            return channel, t.player, "roll", {"expression": "2d6+3"}, True
+        if command == "/encounter status":
+            return channel, t.player, "encounter status", {}, True
+        if command == "/gm damage":
+            return (
+                channel,
+                t.owner,
+                "gm damage",
+                {"target": everyone[turn % len(everyone)], "amount": 1},
+                True,
+            )
+        if command == "/attack":
+            actor = t.actors[channel.id]
+            foes = [n for n in everyone if n.split()[0] != actor.split()[0]]
+            # A D6 attack before lock-in is declared: saved and logged, answered privately.
+            return channel, t.owner, "attack", {"target": foes[turn % len(foes)], "as": actor}, False
+        raise ValueError(command)
+
+    return make
+
+
+async def run_phase(
+    bot: BotProcess, make: Callable[[int], Request], command: str, concurrency: int, n: int, rep: int
+) -> Phase:
+    phase = Phase(command, concurrency, rep)
+    todo = iter(range(n))
+
+    async def worker() -> None:
+        for i in todo:
+            channel, member, name, options, public = make(i)
+            started = time.perf_counter()
+            try:
+                r = await bot.fd.invoke(channel, member, name, timeout=ANSWER_WITHIN, **options)
+            except (TimeoutError, AssertionError):  # no answer, or one Discord would reject
+                phase.failed += 1
+                continue
+            phase.latencies.append(time.perf_counter() - started)
+            if public and r.ephemeral:
+                phase.refused += 1
+
+    cpu = bot.cpu()
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    phase.wall = time.perf_counter() - started
+    await bot.quiet()
+    phase.cpu = bot.cpu() - cpu
+    return phase
+
+
+# --- the storm ------------------------------------------------------------------------------------------
+
+
+async def storm(t: Table, bot: BotProcess, commands: int) -> Storm:
+    """``commands`` concurrent ``/gm set`` in one channel, each by another GM; then who was told what,
+    against what the encounter's log holds."""
+    fd = t.fd
+    room = t.guild.add_channel("storm")
+    gm_role = t.guild.add_role("GM")
+    await answered(fd, room, t.owner, "gm role", role=gm_role)
+    await open_fight(t, room, 0)
+    gms = [t.guild.add_member(f"gm-{i}", roles=[gm_role]) for i in range(commands)]
+    first = len(fd.interactions)
+    started = time.perf_counter()
+    await asyncio.gather(
+        *(
+            fd.invoke(
+                room,
+                gm,
+                STORM_COMMAND,
+                timeout=ANSWER_WITHIN,
+                target="Bandit 1",
+                field="distance",
+                value=str(i % 9000 + 1),
+            )
+            for i, gm in enumerate(gms)
+        ),
+        return_exceptions=True,
+    )
+    records = fd.interactions[first:]
+    for _ in range(1500):  # late callbacks still arrive: wait for them (at most 5 minutes)
+        if all(r.callback_type is not None or r.problems for r in records):
+            break
+        await asyncio.sleep(0.2)
+    await bot.quiet()
+    result = Storm(commands=commands, seconds=time.perf_counter() - started)
+    told: set[int] = set()
+    for rec in records:
+        late = rec.callback_type is None or any("callback after" in p for p in rec.problems)
+        if late:
+            result.late += 1
+        elif rec.problems:
+            result.rejected += 1
+        elif rec.answered:
+            result.answered += 1
+            if not (rec.original is not None and rec.original.ephemeral):
+                told.add(rec.member.id)
+    with contextlib.closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
+        applied = [
+            int(a)
+            for (a,) in db.execute(
+                "SELECT l.actor_id FROM event_log l JOIN encounter e ON e.id = l.encounter_id "
+                "WHERE e.channel_id = ? AND l.command = ?",
+                (room.id, STORM_COMMAND),
+            )
+        ]
+    result.applied = len(applied)
+    result.lost = len(told - set(applied))
+    result.unanswered_changes = len(set(applied) - told) + (len(applied) - len(set(applied)))
+    return result
+
+
+# --- the run --------------------------------------------------------------------------------------------
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
+    logging.getLogger("bot.playground.loopback").setLevel(
+        logging.ERROR
+    )  # late answers are counted, not logged
+    workdir = options.workdir or Path(tempfile.mkdtemp(prefix="fray-bench-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    report = Report()
+    loads = [load_average()]
+    async with (
+        FakeDiscord(strict=False, settle=0.0, default_timeout=READY_WITHIN) as floor_fd,
+        FakeDiscord(strict=False, settle=0.0, default_timeout=READY_WITHIN) as fray_fd,
+    ):
+        tables = {FLOOR: make_table(floor_fd, options.channels)}
+        fray_table = make_table(fray_fd, options.channels)
+        floor, fray = BotProcess("floor", floor_fd, workdir), BotProcess("fray", fray_fd, workdir)
+        try:
+            await asyncio.gather(floor.start(), fray.start())
+            say(f"bots ready (work files in {workdir}); setting up {options.channels} fights")
+            for n, channel in enumerate(fray_table.channels, 1):
+                await open_fight(fray_table, channel, n)
+            fray_table.actors = turn_holders(fray.database)
+            report.encounters = await asyncio.to_thread(
+                store_more_encounters, fray.database, options.encounters
+            )
+            say(f"{report.encounters:,} encounters stored; warming up")
+            makers = {FLOOR: request_maker(tables[FLOOR], FLOOR)}
+            makers |= {c: request_maker(fray_table, c) for c in FRAY_COMMANDS}
+            for command, make in makers.items():
+                bot = floor if command == FLOOR else fray
+                await run_phase(bot, make, command, 5, 2 * options.channels, 0)
+            report.rss_idle = fray.memory()[0]
+            for rep in range(1, options.repetitions + 1):
+                for conc in options.concurrencies:
+                    for command, make in makers.items():
+                        bot = floor if command == FLOOR else fray
+                        phase = await run_phase(bot, make, command, conc, options.requests_at(conc), rep)
+                        report.phases.append(phase)
+                        say(
+                            f"  rep {rep} conc {conc:>3} {command:<18} p50 {phase.p50 * 1e3:7.1f} ms  "
+                            f"p99 {phase.p99 * 1e3:7.1f} ms  {phase.throughput:6.0f}/s  "
+                            f"CPU {phase.cpu_per_request * 1e3:6.2f} ms/req  failed {phase.failed}"
+                        )
+                loads.append(load_average())
+            if options.storm:
+                say(f"storm: {options.storm} concurrent changes in one channel")
+                report.storm = await storm(fray_table, fray, options.storm)
+            report.rss, report.rss_peak = fray.memory()
+        finally:
+            await asyncio.gather(floor.stop(), fray.stop())
+    report.load = " / ".join(loads)
+    if options.json is not None:
+        options.json.write_text(json.dumps(asdict(report), indent=1))
+    return report
+
+
+def main(args: argparse.Namespace) -> int:
+    report = asyncio.run(bench(options_from(args)))
+    print()
+    print(table(report))
+    return 0

@@ -1,0 +1,62 @@
+"""Parsed encounter states, kept by (encounter id, version) so a change or a read does not parse the same JSON
+again. Safe because every save is version-checked: a version of an encounter names exactly one state (the
+rules' states are immutable values). One small cache per store, i.e. per database.
+
+It also keeps the sequence number of the log row that made each version: every change of an encounter
+bumps its version and appends exactly one log row in the same transaction, so while the encounter is still
+at that version, its next log row is that number + 1 (no ``max(seq)`` query). Another process's change
+bumps the version too, and then the number is looked up again."""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+from rules.encounter import System
+
+SIZE = 512
+
+
+class ParsedStates:
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
+        self._seqs: OrderedDict[tuple[int, int], int] = OrderedDict()
+
+    def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
+        key = (encounter_id, version, system.name)
+        state = self._states.get(key)
+        if state is None:
+            state = system.state_from_dict(raw)
+            self.put(system, encounter_id, version, state)
+        else:
+            self._states.move_to_end(key)
+        return state
+
+    def put(self, system: System, encounter_id: int, version: int, state: Any) -> None:
+        self._states[(encounter_id, version, system.name)] = state
+        self._states.move_to_end((encounter_id, version, system.name))
+        while len(self._states) > self.size:
+            self._states.popitem(last=False)
+
+    def last_seq(self, encounter_id: int, version: int) -> int | None:
+        """The log row that made this version of the encounter, when this process wrote it."""
+        return self._seqs.get((encounter_id, version))
+
+    def wrote(self, encounter_id: int, version: int, seq: int) -> None:
+        self._seqs[(encounter_id, version)] = seq
+        while len(self._seqs) > self.size:
+            self._seqs.popitem(last=False)
+
+
+_by_store: weakref.WeakKeyDictionary[Any, ParsedStates] = weakref.WeakKeyDictionary()
+
+
+def parsed_states(store: Any) -> ParsedStates:
+    """The cache of ``store`` (one per database; created on first use)."""
+    found = _by_store.get(store)
+    if found is None:
+        found = _by_store[store] = ParsedStates()
+    return found

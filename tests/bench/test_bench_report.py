@@ -1,0 +1,55 @@
+"""The benchmark's figures: percentiles, ratios to the floor of the same repetition, the targets."""
+
+from __future__ import annotations
+
+from bot.bench.report import FLOOR, Phase, Report, Storm, percentile, ratios, table, targets
+
+
+def phase(command: str, conc: int, rep: int, latency: float, cpu: float, n: int = 10) -> Phase:
+    return Phase(command, conc, rep, latencies=[latency] * n, wall=latency * n / conc, cpu=cpu * n)
+
+
+def test_percentiles_are_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert (percentile(values, 50), percentile(values, 99), percentile(values, 100)) == (50.0, 99.0, 100.0)
+    assert percentile([], 50) == 0.0 and percentile([3.0], 99) == 3.0
+
+
+def test_ratios_are_to_the_floor_of_the_same_repetition_then_the_median() -> None:
+    phases = [
+        phase(FLOOR, 1, 1, 0.001, 0.0005),
+        phase("/roll", 1, 1, 0.002, 0.001),
+        phase(FLOOR, 1, 2, 0.002, 0.0005),  # a slower repetition: its own floor
+        phase("/roll", 1, 2, 0.004, 0.0015),
+        phase(FLOOR, 1, 3, 0.001, 0.0005),
+        phase("/roll", 1, 3, 0.010, 0.0010),
+    ]
+    r = ratios(phases)[("/roll", 1)]
+    assert r["p50"] == 2.0 and r["cpu_per_request"] == 2.0
+    assert r["throughput"] == 0.5
+
+
+def test_targets_say_what_is_met() -> None:
+    report = Report(
+        phases=[
+            phase(FLOOR, 1, 1, 0.001, 0.0005),
+            phase("/gm damage", 1, 1, 0.002, 0.0020),
+            phase(FLOOR, 50, 1, 0.010, 0.0005),
+            phase("/gm damage", 50, 1, 0.050, 0.0010),
+        ],
+        storm=Storm(commands=1000, answered=990, late=10, applied=1000, unanswered_changes=10),
+        rss=100 * 2**20,
+        rss_peak=110 * 2**20,
+        encounters=10_000,
+    )
+    met = {what.split(" (")[0].split(":")[0]: ok for what, _, ok in targets(report)}
+    assert met == {
+        "bot CPU per change ≤ 3×": False,  # 4× at concurrency 1
+        "p50 at concurrency 1 ≤ 3×": True,
+        "p99 at concurrency 50 ≤ 4×": False,
+        "throughput at concurrency 50 ≥ ½": False,
+        "1000 concurrent changes in one channel": False,
+        "RSS ≤ 120 MB with 10,000 stored encounters": True,
+    }
+    printed = table(report)
+    assert "10 late" in printed and "110 MB" in printed
