@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import re
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,32 +32,14 @@ from bot.store import (
     versioned_update,
 )
 from cogs.text.errors import describe
-from rules.dice import RandomDice
 from rules.systems.registry import system_names
+from tests.bot.stand_ins import Clock, FakeBot
 
 HERE = Where(guild_id=1, channel_id=10)
 PIA = 100
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEM = system_names()[0]
 WAIT = 2.0  # seconds: every wait in these tests is bounded
-
-
-@dataclass
-class Clock:
-    now: datetime = field(default_factory=lambda: datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC))
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class FakeBot:
-    store: Store
-    clock: Clock
-    dice: Any = field(default_factory=lambda: RandomDice(1))
-
-    def dice_source(self) -> Any:
-        return self.dice
 
 
 @pytest.fixture

@@ -6,8 +6,7 @@ import contextlib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -32,8 +31,8 @@ from bot.models import ChannelConfig, Combatant, Encounter, EventLog, Grapple
 from bot.settings import Settings
 from bot.store import Store, Where
 from cogs.text.errors import describe
-from rules.dice import RandomDice
 from rules.errors import NotAllowed, RulesError
+from tests.bot.stand_ins import Clock, FakeBot
 
 HERE = Where(guild_id=1, channel_id=10)
 THREAD = Where(guild_id=1, channel_id=11, parent_id=10)
@@ -46,24 +45,6 @@ def refused(kind: type[Exception], said: str) -> Iterator[Any]:
     with pytest.raises(kind) as err:
         yield err
     assert re.search(said, describe(err.value)), describe(err.value)  # type: ignore[arg-type]
-
-
-@dataclass
-class Clock:
-    now: datetime = field(default_factory=lambda: datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC))
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class FakeBot:
-    store: Store
-    clock: Clock
-    dice: Any = field(default_factory=lambda: RandomDice(1))
-
-    def dice_source(self) -> Any:
-        return self.dice
 
 
 @pytest.fixture

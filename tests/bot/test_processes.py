@@ -9,7 +9,6 @@ change that reported success is saved exactly once.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -25,8 +24,9 @@ from bot.reminder_policy import ReminderPolicy
 from bot.reminders import DueStep, ReminderLoop, schedule_turn
 from bot.settings import Settings
 from bot.store import Store, Where, channel_key, resource_lock_id
-from rules.dice import RandomDice
 from rules.systems.registry import system_names
+from tests.bot.stand_ins import Clock
+from tests.bot.stand_ins import FakeBot as Process  # one bot process: its own engine and lock registry
 from tests.databases import ON_POSTGRES
 
 HERE = Where(guild_id=1, channel_id=10)
@@ -37,33 +37,13 @@ START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 REFUSED = (Stale, OperationalError)  # what a SQLite race may answer; PostgreSQL must answer neither
 
 
-@dataclass
-class Clock:
-    now: datetime = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@dataclass
-class Process:
-    """What one bot process has of its own: an engine (connection pool) and a store (lock registry)."""
-
-    store: Store
-    clock: Clock
-    dice: Any = field(default_factory=lambda: RandomDice(1))
-
-    def dice_source(self) -> Any:
-        return self.dice
-
-
 @pytest.fixture
 async def processes(bot_settings: Settings):
     engines = [
         create_engine(bot_settings.database_url, database_path=bot_settings.database_path) for _ in (0, 1)
     ]
     await migrate(engines[0])
-    clock = Clock()
+    clock = Clock(START)
     yield [Process(Store(session_factory(engine), clock), clock) for engine in engines]
     for engine in engines:
         await engine.dispose()
