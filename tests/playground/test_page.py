@@ -108,6 +108,10 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
 
     await be(page, "Greta")
     await send(page, "/encounter begin")
+    # The live tracker: one public message with the fight's embed, posted at begin and edited from then on.
+    live = page.locator(".entry", has=page.locator(".message:not(.ephemeral) .embed"))
+    await live.last.wait_for(timeout=STEP)
+    live_id = await live.last.get_attribute("data-message")
     # The GM ends the bandits' turns (End turn on each announcement) until it is Rook's turn.
     for _ in range(6):
         entry, rooks = await announcement_for(page, "Rook")
@@ -140,6 +144,9 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     entry, rooks = await announcement_for(page, "Rook")
     assert not rooks
     await shot(page, screenshots, "07-end-turn")
+    # The attack changed the fight: the live tracker was edited in place, not posted again.
+    await page.locator(f'.entry[data-message="{live_id}"] .edited').wait_for(timeout=STEP)
+    assert await live.count() == 1
 
     # Status: the tracker, privately (only Ash sees it).
     await page.locator('.entry [data-custom-id^="fray:status:"]').last.click()
