@@ -223,6 +223,32 @@ class Change:
 # --- the book -------------------------------------------------------------------------------------------
 
 
+async def _insert(
+    session: AsyncSession,
+    guild_id: int,
+    owner_id: int,
+    name: str,
+    key: str,
+    rules: System,
+    sheet: Any,
+    now: datetime,
+) -> CharacterRecord:
+    """A new character row (its unique name key decides a race); the record as stored."""
+    row = Character(
+        guild_id=guild_id,
+        owner_id=owner_id,
+        name=name,
+        name_key=key,
+        system=rules.name,
+        sheet=rules.sheet_to_dict(sheet),
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(row)
+    await session.flush()
+    return _record(row)
+
+
 class CharacterBook:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -359,19 +385,7 @@ class CharacterBook:
             async with self.store.change(characters_key(guild_id, owner_id)) as session:
                 if await self._name_taken(session, guild_id, owner_id, key):
                     raise DuplicateName(name)
-                row = Character(
-                    guild_id=guild_id,
-                    owner_id=owner_id,
-                    name=name,
-                    name_key=key,
-                    system=rules.name,
-                    sheet=rules.sheet_to_dict(sheet),
-                    created_at=now,
-                    updated_at=now,
-                )
-                session.add(row)
-                await session.flush()
-                return _record(row)
+                return await _insert(session, guild_id, owner_id, name, key, rules, sheet, now)
         except IntegrityError as err:  # another process won the race for the name
             raise DuplicateName(name) from err
 
@@ -435,19 +449,7 @@ class CharacterBook:
             async with self.store.change(characters_key(guild_id, owner_id)) as session:
                 row = await self._name_taken(session, guild_id, owner_id, key)
                 if row is None:
-                    row = Character(
-                        guild_id=guild_id,
-                        owner_id=owner_id,
-                        name=name,
-                        name_key=key,
-                        system=rules.name,
-                        sheet=rules.sheet_to_dict(sheet),
-                        created_at=now,
-                        updated_at=now,
-                    )
-                    session.add(row)
-                    await session.flush()
-                    return _record(row), None
+                    return await _insert(session, guild_id, owner_id, name, key, rules, sheet, now), None
                 before = _record(row)
                 after = await self._save(
                     session,
