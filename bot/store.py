@@ -47,6 +47,8 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql as sa_postgresql
+from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -189,6 +191,21 @@ async def versioned_delete(
     )
     if result.rowcount != 1:
         raise stale()
+
+
+async def put_row(session: AsyncSession, model: type, values: Mapping[str, Any]) -> None:
+    """``INSERT … ON CONFLICT (pk) DO UPDATE``: a fact whose latest word wins (which commands were synced).
+    Two processes starting at once both write it; neither may fail on the other's row."""
+    await write_turn(session)
+    table = model.__table__  # type: ignore[attr-defined]
+    dialect = session.bind.dialect.name
+    insert = sa_postgresql.insert if dialect == "postgresql" else sa_sqlite.insert
+    statement = insert(table).values(**values)
+    key = _primary_key(model).name
+    statement = statement.on_conflict_do_update(
+        index_elements=[key], set_={name: value for name, value in values.items() if name != key}
+    )
+    await session.exec(statement)  # type: ignore[call-overload]
 
 
 async def insert_channel(session: AsyncSession, config: ChannelConfig) -> None:

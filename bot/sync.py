@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.models import CommandSync
+from bot.store import put_row
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +78,6 @@ async def sync_commands(
             return SyncResult(scope, digest, False, len(payload))
     await tree.sync(guild=guild)
     async with sessions() as session, session.begin():
-        row = await session.get(CommandSync, scope)
-        if row is None:
-            session.add(CommandSync(scope=scope, payload_hash=digest, synced_at=clock()))
-        else:
-            row.payload_hash, row.synced_at = digest, clock()
+        await put_row(session, CommandSync, {"scope": scope, "payload_hash": digest, "synced_at": clock()})
     log.info("synced %d commands to %s%s", len(payload), scope, " (forced)" if force else "")
     return SyncResult(scope, digest, True, len(payload))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import discord
@@ -102,3 +103,35 @@ async def test_a_failed_sync_stores_nothing(sessions) -> None:
 def test_the_hash_ignores_key_order() -> None:
     assert payload_hash([{"a": 1, "b": 2}], 1) == payload_hash([{"b": 2, "a": 1}], 1)
     assert payload_hash([{"a": 1}], 1) != payload_hash([{"a": 2}], 1)
+
+
+class MeetingTree(CountingTree):
+    """Its sync returns only once every tree of the meeting has reached it (both saw no row yet)."""
+
+    def __init__(self, meeting: asyncio.Barrier, description: str) -> None:
+        super().__init__()
+        self.meeting = meeting
+
+        @self.command(name="roll", description=description)
+        async def roll(interaction: discord.Interaction, expression: str) -> None: ...
+
+    async def sync(self, *, guild: discord.abc.Snowflake | None = None) -> list:  # type: ignore[override]
+        await asyncio.wait_for(self.meeting.wait(), timeout=10)
+        return await super().sync(guild=guild)
+
+
+async def test_two_processes_syncing_at_once_both_record_it(sessions) -> None:
+    """Two bot processes starting together both find no row, both sync and both write it; neither fails."""
+    meeting = asyncio.Barrier(2)
+    results = await asyncio.gather(
+        *(
+            sync_commands(
+                MeetingTree(meeting, description), sessions, application_id=1, dev_guild_id=None, clock=clock
+            )
+            for description in ("Roll dice", "Roll some dice")
+        )
+    )
+    assert all(result.synced for result in results)
+    async with sessions() as session:
+        row = await session.get(CommandSync, "global")
+    assert row is not None and row.payload_hash in {result.payload_hash for result in results}
