@@ -35,6 +35,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.dice",
     "cogs.gm",
     "cogs.characters",
+    "cogs.live_trackers",
     "cogs.encounters",
     "cogs.turns",
     "cogs.actions",

@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 import discord
+from discord.ext import commands
 
 from bot.encounters import EncounterRead, load_encounter, set_tracker_message
 from cogs.errors import NO_MENTIONS
@@ -26,6 +27,50 @@ def tracker_of(read: EncounterRead) -> discord.Embed:
     return text.tracker_embed(read.encounter.name, read.tracker(), read.turn(), read.encounter.status)
 
 
+class LiveTrackers(commands.Cog):
+    """The live trackers of one bot. At most one refresh runs per encounter: a change that asks while one
+    runs leaves it to that one, which then shows the state as it is after every change that asked (under
+    load, one edit for many changes, as Discord's edit rate limit wants). How far each tracker has scrolled
+    up is counted from the channel's new messages (the history is asked only when the count is unknown,
+    e.g. after a restart)."""
+
+    def __init__(self) -> None:
+        self._running: set[int] = set()  # encounter ids with a refresh in progress
+        self._again: set[int] = set()  # … and asked again meanwhile
+        self._below: dict[int, tuple[int, int]] = {}  # channel id → (tracker message id, messages after it)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        seen = self._below.get(message.channel.id)
+        if seen is not None and message.id > seen[0]:
+            self._below[message.channel.id] = (seen[0], seen[1] + 1)
+
+    async def refresh(self, bot: Any, channel_id: int, guild_id: int, encounter_id: int) -> None:
+        if encounter_id in self._running:
+            self._again.add(encounter_id)
+            return
+        self._running.add(encounter_id)
+        try:
+            while True:  # bounded: each pass takes every request made before it began
+                self._again.discard(encounter_id)
+                await _refresh_once(bot, channel_id, guild_id, encounter_id, self)
+                if encounter_id not in self._again:
+                    return
+        finally:
+            self._running.discard(encounter_id)
+            self._again.discard(encounter_id)
+
+    async def below(self, channel: Any, message_id: int) -> int:
+        seen = self._below.get(channel.id)
+        if seen is None or seen[0] != message_id:
+            self.shown(channel.id, message_id, await _below(channel, message_id))
+            seen = self._below[channel.id]
+        return seen[1]
+
+    def shown(self, channel_id: int, message_id: int, below: int = 0) -> None:
+        self._below[channel_id] = (message_id, below)
+
+
 async def _below(channel: Any, message_id: int) -> int:
     """How many messages were posted after ``message_id`` (counted up to ``SCROLLED``)."""
     count = 0
@@ -36,6 +81,16 @@ async def _below(channel: Any, message_id: int) -> int:
 
 async def refresh_tracker(bot: Any, channel_id: int, guild_id: int, encounter_id: int) -> None:
     """Edit the encounter's tracker in place, or post it (again) when there is none to edit."""
+    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
+    if isinstance(keeper, LiveTrackers):
+        await keeper.refresh(bot, channel_id, guild_id, encounter_id)
+    else:
+        await _refresh_once(bot, channel_id, guild_id, encounter_id, None)
+
+
+async def _refresh_once(
+    bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: LiveTrackers | None
+) -> None:
     try:
         read = await load_encounter(bot, encounter_id=encounter_id)
         if read is None or (read.encounter.status == "setup" and read.encounter.tracker_message_id is None):
@@ -43,7 +98,9 @@ async def refresh_tracker(bot: Any, channel_id: int, guild_id: int, encounter_id
         embed = tracker_of(read)
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
         old = read.encounter.tracker_message_id
-        if old is not None and (read.encounter.status == "ended" or await _below(channel, old) < SCROLLED):
+        if old is not None and (
+            read.encounter.status == "ended" or await _scrolled(keeper, channel, old) < SCROLLED
+        ):
             try:
                 await channel.get_partial_message(old).edit(embed=embed, allowed_mentions=NO_MENTIONS)
                 return
@@ -54,5 +111,11 @@ async def refresh_tracker(bot: Any, channel_id: int, guild_id: int, encounter_id
         message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
         if not await set_tracker_message(bot, channel_id, encounter_id, message.id, old):
             await message.delete()  # another change posted one first: keep that one
+        elif keeper is not None:
+            keeper.shown(channel_id, message.id)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
+
+
+async def _scrolled(keeper: LiveTrackers | None, channel: Any, message_id: int) -> int:
+    return await (keeper.below(channel, message_id) if keeper is not None else _below(channel, message_id))

@@ -144,6 +144,21 @@ async def test_the_live_tracker_is_edited_in_place_survives_a_restart_and_is_rep
     )
 
 
+async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_change(fray: Harness) -> None:
+    """Each change edits the tracker once; the channel's history is read only when the count is unknown."""
+    fray.dice.current = RandomDice(3)
+    await setup_gm(fray, "d6")
+    await ok(fray, fray.gm, "encounter start", name="Ford")
+    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
+    await ok(fray, fray.gm, "encounter begin")
+    (tracker,) = trackers(fray)
+    first = len(fray.fd.requests)
+    edits = len(tracker.history)
+    await end_turns(fray, 10)
+    asked = [path for method, path in fray.fd.requests[first:] if method == "GET" and path.endswith("/messages")]
+    assert len(tracker.history) == edits + 10 and len(asked) <= 1, asked
+
+
 async def test_status_is_private_unless_public(fray: Harness) -> None:
     await setup_gm(fray, "d6")
     await ok(fray, fray.gm, "encounter start", name="Road")

@@ -1,0 +1,16 @@
+"""The extension that keeps the live trackers (``cogs.tracker.LiveTrackers``): one refresh at a time per
+encounter, and the count of messages below each tracker.
+
+The class lives in the plain module ``cogs.tracker``: discord.py executes an extension's module afresh when it
+loads it, and the cogs that refresh trackers import the one shared copy.
+"""
+
+from __future__ import annotations
+
+from discord.ext import commands
+
+from cogs.tracker import LiveTrackers
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(LiveTrackers())

@@ -1,0 +1,45 @@
+"""One tracker refresh at a time per encounter: requests made while one runs are folded into one more pass,
+which starts after the last of them (so the tracker ends showing every change)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogs import tracker
+from cogs.tracker import LiveTrackers
+
+
+@pytest.fixture
+def passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
+    seen: list[tuple[int, float]] = []
+
+    async def slow_refresh(bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: Any) -> None:
+        seen.append((encounter_id, asyncio.get_running_loop().time()))
+        await asyncio.sleep(0.05)  # an edit Discord takes its time over
+
+    monkeypatch.setattr(tracker, "_refresh_once", slow_refresh)
+    return seen
+
+
+async def test_requests_during_a_refresh_fold_into_one_more_pass(passes: list[tuple[int, float]]) -> None:
+    keeper = LiveTrackers()
+    loop = asyncio.get_running_loop()
+    first = asyncio.create_task(keeper.refresh(None, 1, 1, 7))
+    await asyncio.sleep(0.01)
+    asked = []
+    for _ in range(11):
+        asked.append(loop.time())
+        await keeper.refresh(None, 1, 1, 7)  # returns at once: the running refresh will show it
+    await asyncio.wait_for(first, timeout=5)
+    assert len(passes) == 2 and passes[1][1] >= max(asked)
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)  # a later change gets its own pass
+    assert len(passes) == 3
+
+
+async def test_encounters_refresh_side_by_side(passes: list[tuple[int, float]]) -> None:
+    keeper = LiveTrackers()
+    await asyncio.wait_for(asyncio.gather(*(keeper.refresh(None, 1, 1, e) for e in (1, 2, 3))), timeout=5)
+    assert sorted(e for e, _ in passes) == [1, 2, 3]
