@@ -155,7 +155,9 @@ async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_c
     first = len(fray.fd.requests)
     edits = len(tracker.history)
     await end_turns(fray, 10)
-    asked = [path for method, path in fray.fd.requests[first:] if method == "GET" and path.endswith("/messages")]
+    asked = [
+        path for method, path in fray.fd.requests[first:] if method == "GET" and path.endswith("/messages")
+    ]
     assert len(tracker.history) == edits + 10 and len(asked) <= 1, asked
 
 
