@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import instances, reminders, sheet_sync, undo_record
+from bot import encounter_rows, instances, reminders, sheet_sync, undo_record
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -86,6 +86,7 @@ MAX_NAME = 64
 MAX_UNDO = 20
 START_COMMAND = "encounter start"
 UNDO_COMMAND = "gm undo"
+EVENT_LOG = EventLog.__table__  # type: ignore[attr-defined]
 
 
 class EncounterBot(Protocol):
@@ -239,24 +240,6 @@ async def _open_encounter(session: AsyncSession, channel_id: int) -> Encounter |
     return found.scalars().first()  # type: ignore[attr-defined]
 
 
-async def _rows(session: AsyncSession, encounter_id: int) -> tuple[list[Combatant], list[Grapple]]:
-    combatants = (
-        (
-            await session.exec(
-                select(Combatant).where(Combatant.encounter_id == encounter_id).order_by(Combatant.entry)  # type: ignore[arg-type]
-            )
-        )
-        .scalars()  # type: ignore[attr-defined]
-        .all()
-    )
-    grapples = (
-        (await session.exec(select(Grapple).where(Grapple.encounter_id == encounter_id).order_by(Grapple.id)))  # type: ignore[arg-type]
-        .scalars()  # type: ignore[attr-defined]
-        .all()
-    )
-    return list(combatants), list(grapples)
-
-
 @dataclass
 class EncounterRead:
     """An encounter as stored, for status, autocomplete and permission checks. Not for changing it."""
@@ -322,7 +305,9 @@ async def load_encounter(
                 encounter = await _latest_encounter(session, where.channel_id)
         if encounter is None:
             return None
-        combatants, grapples = await _rows(session, encounter.id or 0)
+        combatants, grapples = await encounter_rows.rows_of(
+            session, parsed_states(bot.store).rows, encounter.id or 0, encounter.version
+        )
         house_raw: dict[str, Any] = {}
         if where is not None:
             _, view = await _channel_view(session, where)
@@ -422,6 +407,8 @@ class EncounterEdit:
     _restore: dict[str, Any] | None = None
     _undone_ids: list[int] = field(default_factory=list)
     instance: PartyInstance | None = None  # the channel's instance as loaded (``bot.instances``)
+    loaded_combatants: list[dict[str, Any]] = field(default_factory=list)  # what the save compares with
+    rows_saved: bool = False  # the rows this change leaves are known without reading them again
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -489,8 +476,10 @@ class EncounterEdit:
             side=side[:64],
             distance=distance,
         )
-        self.session.add(row)
-        await self.session.flush()
+        values = encounter_rows.values_of(row)
+        values.pop("id")
+        row.id = await encounter_rows.insert_combatant(self.session, values)
+        self.loaded_combatants.append(encounter_rows.values_of(row))
         self.combatants.append(row)
         self.apply(
             self.system.add_combatant(
@@ -514,7 +503,7 @@ class EncounterEdit:
     async def remove_combatant(self, row: Combatant) -> None:
         self.apply(self.system.remove_combatant(self.state, str(row.id), self.house))
         self.combatants.remove(row)
-        await self.session.delete(row)
+        await encounter_rows.delete_combatant(self.session, row.id or 0)
 
     # -- the encounter row ---------------------------------------------------------------------------
     def set(self, **columns: Any) -> None:
@@ -578,7 +567,6 @@ class EncounterEdit:
             row.conditions = list(v.conditions)
             row.last_gasp_round = v.last_gasp_round
             row.stored_healing = v.stored_healing
-            self.session.add(row)
         return values
 
     async def _schedule_reminders(self, values: dict[str, Any], turn: TurnStatus) -> None:
@@ -626,15 +614,13 @@ class EncounterEdit:
         have = [(g.a_id, g.b_id, g.counter, g.pinned_id) for g in self.grapples]
         if wanted == have:
             return False
-        await self.session.exec(delete(Grapple).where(Grapple.encounter_id == self.encounter.id))  # type: ignore[arg-type]
-        for a, b, counter, pinned in wanted:
-            if a is None or b is None:
-                continue
-            self.session.add(
-                Grapple(
-                    encounter_id=self.encounter.id or 0, a_id=a, b_id=b, counter=counter, pinned_id=pinned
-                )
-            )
+        eid = self.encounter.id or 0
+        rows = [
+            {"encounter_id": eid, "a_id": a, "b_id": b, "counter": counter, "pinned_id": pinned}
+            for a, b, counter, pinned in wanted
+            if a is not None and b is not None
+        ]
+        await encounter_rows.replace_grapples(self.session, eid, rows)
         return True
 
     async def _put_back(self, snap: dict[str, Any]) -> None:
@@ -644,18 +630,14 @@ class EncounterEdit:
         await self._keep_reminders_sent(values)
         values.pop("tracker_message_id", None)  # the message shown now stays the one edited
         await self._versioned_update(values)
-        eid = self.encounter.id
-        await self.session.exec(delete(Grapple).where(Grapple.encounter_id == eid))  # type: ignore[arg-type]
-        for row in self.combatants:
-            self.session.expunge(row)
-        await self.session.exec(delete(Combatant).where(Combatant.encounter_id == eid))  # type: ignore[arg-type]
-        if snap["combatants"]:
-            await self.session.exec(
-                insert(Combatant), params=[_row_values(Combatant, c) for c in snap["combatants"]]
-            )
+        eid = self.encounter.id or 0
+        await encounter_rows.replace_grapples(self.session, eid, [])
+        await encounter_rows.replace_combatants(
+            self.session, eid, [_row_values(Combatant, c) for c in snap["combatants"]]
+        )
         if snap["grapples"]:
-            await self.session.exec(
-                insert(Grapple), params=[_row_values(Grapple, g) for g in snap["grapples"]]
+            await encounter_rows.replace_grapples(
+                self.session, eid, [_row_values(Grapple, g) for g in snap["grapples"]]
             )
         restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
         self.combatants = sorted(restored, key=lambda c: c.entry)
@@ -710,7 +692,9 @@ class EncounterEdit:
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
             await self._versioned_update(values)
+            await encounter_rows.write_changed(self.session, self.loaded_combatants, self.combatants)
             grapples_replaced = await self._replace_grapples(tracker)
+            self.rows_saved = not grapples_replaced
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
             undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
@@ -738,8 +722,8 @@ class EncounterEdit:
                 )
         event_dicts = tuple(e.to_dict() for e in self.events)
         self.seq = await self._next_seq()
-        self.session.add(
-            EventLog(
+        await self.session.exec(
+            insert(EVENT_LOG).values(  # type: ignore[call-overload]
                 encounter_id=self.encounter.id or 0,
                 seq=self.seq,
                 actor_id=self.actor_id,
@@ -748,10 +732,11 @@ class EncounterEdit:
                 events=list(event_dicts),
                 dice=[d.to_dict() for d in dice_of(self.events)],
                 undo=undo_data,
+                undone=False,
                 created_at=self.bot.clock(),
             )
         )
-        await self.session.flush()
+        await self.session.flush()  # the instance row, when this change made it
         tracker, turn = self.tracker(), self.turn()
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,
@@ -809,22 +794,27 @@ async def edit_encounter(
     ``opening``: the change opens a new encounter of that name instead (``EncounterOpen`` when one is open
     here, ``NoSystem`` without a system); its log row carries no undo snapshot, so undo stops there.
     """
+    states = parsed_states(bot.store)
     async with bot.store.change(channel_key(where.channel_id)) as session:
-        config, view = await _channel_view(session, where)
         if opening is None:
-            encounter = await _open_encounter(session, where.channel_id)
-            if encounter is None:
+            read = await encounter_rows.read_for_change(session, where.channel_id, where.parent_id, OPEN)
+            if read is None:
                 raise NoEncounter()
-            combatants, grapples = await _rows(session, encounter.id or 0)
+            encounter, config, view = read.encounter, read.own, view_of(read.own, read.parent)
+            combatants, grapples = await encounter_rows.rows_of(
+                session, states.rows, encounter.id or 0, encounter.version
+            )
             before: dict[str, Any] | None = snapshot(encounter, combatants, grapples)
+            system = get_system(encounter.system)
+            instance = _instance_of(read.instances, where, view, system)
         else:
+            config, view = await _channel_view(session, where)
             encounter = await _open_new(session, bot, where, actor_id, opening, view)
             combatants, grapples, before = [], [], None
-        system = get_system(encounter.system)
+            system = get_system(encounter.system)
+            instance = await _instance(session, where, view, system)
         house = system.house_from_dict(view.rules_for(encounter.system))
-        states = parsed_states(bot.store)
         state = states.get(system, encounter.id or 0, encounter.version, encounter.state)
-        instance = await _instance(session, where, view, system)
         keep = instances.keeper(system)
         if opening is not None and keep is not None:  # a new fight in the same instance: its heal pool
             state = keep.instance_resume(state, instances.stored(instance))
@@ -847,13 +837,32 @@ async def edit_encounter(
             loaded_version=encounter.version,
             before=before,
             instance=instance,
+            loaded_combatants=[encounter_rows.values_of(c) for c in combatants],
         )
         yield edit
         await edit._save()
     states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
     states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
+    if edit.rows_saved:
+        states.rows.put(
+            encounter.id or 0,
+            edit.loaded_version + 1,
+            (
+                tuple(encounter_rows.values_of(c) for c in sorted(edit.combatants, key=lambda c: c.entry)),
+                tuple(encounter_rows.values_of(g) for g in edit.grapples),
+            ),
+        )
 
     await sheet_sync.keep_sheet_fields(bot.store, edit)  # after the commit: the characters' own path
+
+
+def _instance_of(
+    found: dict[int, PartyInstance], where: Where, view: ChannelView, system: System
+) -> PartyInstance | None:
+    if instances.keeper(system) is None:
+        return None
+    row = found.get(instances.instance_channel(where, view))
+    return row if row is not None and row.system == system.name else None
 
 
 async def _instance(

@@ -82,6 +82,12 @@ async def save(
     row is replaced). ``StaleInstance`` when someone else wrote in between."""
     if loaded is not None and dict(loaded.state) == dict(state):
         return
+    values = {"system": system, "state": dict(state), "updated_at": clock()}
+    if loaded is not None:
+        await versioned_update(
+            session, PartyInstance, channel_id, loaded.version, values, stale=StaleInstance
+        )
+        return
     existing = await session.get(PartyInstance, channel_id)
     if existing is None:
         session.add(
@@ -99,9 +105,7 @@ async def save(
         except IntegrityError as err:  # another fight opened the instance first
             raise StaleInstance() from err
         return
-    version = loaded.version if loaded is not None else existing.version
-    values = {"system": system, "state": dict(state), "updated_at": clock()}
-    await versioned_update(session, PartyInstance, channel_id, version, values, stale=StaleInstance)
+    await versioned_update(session, PartyInstance, channel_id, existing.version, values, stale=StaleInstance)
 
 
 async def _here(bot: Any, where: Where) -> tuple[KeepsInstances, str, int]:

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+from bot.encounter_rows import RowCache
 from rules.encounter import System
 
 SIZE = 512
@@ -24,6 +25,7 @@ class ParsedStates:
         self.size = size
         self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
         self._seqs: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self.rows = RowCache(size)  # the combatant and grapple rows of the same versions
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
         key = (encounter_id, version, system.name)

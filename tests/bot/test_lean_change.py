@@ -3,6 +3,7 @@ while this process made that version; another process's change makes it look the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -13,6 +14,7 @@ from bot.models import EventLog
 from bot.store import Store
 from tests.bot.test_encounter_store import GM, HERE, FakeBot, setup_fight
 from tests.bot.test_encounter_store import bot as bot  # the fixture
+from tests.databases import ON_POSTGRES
 
 
 @contextmanager
@@ -28,6 +30,22 @@ def statements(fake: FakeBot) -> Iterator[list[str]]:
         yield seen
     finally:
         event.remove(engine, "before_cursor_execute", record)
+
+
+ACROSS_PROCESSES = ["LOCK"] if ON_POSTGRES else []
+
+
+def what(statement: str) -> str:
+    """``SELECT encounter``, ``UPDATE combatant``, …: the verb and the (first) table of a statement;
+    ``LOCK`` for PostgreSQL's advisory lock (the channel's lock across processes)."""
+    if "pg_advisory_xact_lock" in statement:
+        return "LOCK"
+    found = re.match(
+        r"\s*(SELECT)\b.*?\bFROM (\w+)|\s*(UPDATE) (\w+)|\s*(INSERT) INTO (\w+)", statement, re.S
+    )
+    assert found is not None, statement
+    verb, table = [g for g in found.groups() if g]
+    return f"{verb} {table}"
 
 
 async def _condition(fake: FakeBot, remove: bool) -> None:
@@ -48,3 +66,29 @@ async def test_the_next_log_number_is_known_without_asking(bot: FakeBot) -> None
     async with bot.store.sessions() as session:
         seqs = (await session.exec(select(EventLog.seq).where(EventLog.encounter_id == eid))).scalars().all()
     assert sorted(seqs) == list(range(1, len(seqs) + 1))
+
+
+async def test_a_change_reads_once_and_writes_only_what_changed(bot: FakeBot) -> None:
+    """One statement reads the encounter with its channel's settings and party instance (the rows of a
+    version this process knows are not read again); the writes are the encounter, the changed combatant and
+    the log row."""
+    await setup_fight(bot)
+    await _condition(bot, False)
+    with statements(bot) as seen:
+        await _condition(bot, True)
+    assert [what(s) for s in seen] == [
+        *ACROSS_PROCESSES,
+        "SELECT encounter",  # joined with the channel's settings and party instance
+        "UPDATE encounter",
+        "UPDATE combatant",
+        "INSERT event_log",
+    ], seen
+    with statements(bot) as seen:
+        async with edit_encounter(bot, HERE, GM, "gm note") as edit:
+            edit.summary = "a change that changes no combatant"
+    assert [what(s) for s in seen] == [
+        *ACROSS_PROCESSES,
+        "SELECT encounter",
+        "UPDATE encounter",
+        "INSERT event_log",
+    ], seen

@@ -1,0 +1,203 @@
+"""An encounter's rows, read and written in plain statements (no unit of work): what a change reads in one
+statement (``read_for_change``), and the combatant and grapple rows.
+
+Every write to these rows happens inside the encounter's change path, together with the version bump of the
+encounter row, so the rows of version *v* of an encounter never change: this process keeps the last ones it
+read or wrote (``RowCache``) and a change or a read of a version it knows asks the database for nothing but
+the encounter row. Rows handed out are new objects each time (callers may change them; the cache keeps the
+column values as plain dicts).
+
+Saving compares each row with the values it was loaded with and writes only what changed: one
+``UPDATE … WHERE id = ?`` run for all changed rows at once, nothing when nothing changed.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
+
+COMBATANTS: sa.Table = Combatant.__table__  # type: ignore[attr-defined]
+GRAPPLES: sa.Table = Grapple.__table__  # type: ignore[attr-defined]
+SIZE = 256  # encounter versions kept (a few per channel in play)
+
+Values = dict[str, Any]
+Rows = tuple[tuple[Values, ...], tuple[Values, ...]]  # combatants (by entry), grapples (by id)
+
+
+class RowCache:
+    """The rows of recent encounter versions: ``(encounter id, version) → (combatants, grapples)``."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        self.size = size
+        self._rows: OrderedDict[tuple[int, int], Rows] = OrderedDict()
+
+    def get(self, encounter_id: int, version: int) -> Rows | None:
+        found = self._rows.get((encounter_id, version))
+        if found is not None:
+            self._rows.move_to_end((encounter_id, version))
+        return found
+
+    def put(self, encounter_id: int, version: int, rows: Rows) -> None:
+        self._rows[(encounter_id, version)] = rows
+        self._rows.move_to_end((encounter_id, version))
+        while len(self._rows) > self.size:
+            self._rows.popitem(last=False)
+
+
+def values_of(row: Combatant | Grapple) -> Values:
+    table = COMBATANTS if isinstance(row, Combatant) else GRAPPLES
+    return {c.name: getattr(row, c.name) for c in table.columns}
+
+
+def combatant(values: Values) -> Combatant:
+    return Combatant(**values)
+
+
+def grapple(values: Values) -> Grapple:
+    return Grapple(**values)
+
+
+async def read_rows(session: AsyncSession, encounter_id: int) -> Rows:
+    """Both sets of rows of an encounter, in two plain selects."""
+    combatants = await session.exec(
+        sa.select(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id).order_by(COMBATANTS.c.entry)  # type: ignore[call-overload]
+    )
+    grapples = await session.exec(
+        sa.select(GRAPPLES).where(GRAPPLES.c.encounter_id == encounter_id).order_by(GRAPPLES.c.id)  # type: ignore[call-overload]
+    )
+    return (
+        tuple(dict(r._mapping) for r in combatants),
+        tuple(dict(r._mapping) for r in grapples),
+    )
+
+
+async def rows_of(
+    session: AsyncSession, cache: RowCache, encounter_id: int, version: int
+) -> tuple[list[Combatant], list[Grapple]]:
+    """The rows of that version of the encounter: from the cache, or read (and kept)."""
+    rows = cache.get(encounter_id, version)
+    if rows is None:
+        rows = await read_rows(session, encounter_id)
+        cache.put(encounter_id, version, rows)
+    return [combatant(v) for v in rows[0]], [grapple(v) for v in rows[1]]
+
+
+async def insert_combatant(session: AsyncSession, values: Values) -> int:
+    """A new combatant row; its id (the id the rules state uses)."""
+    result = await session.exec(sa.insert(COMBATANTS).values(**values).returning(COMBATANTS.c.id))  # type: ignore[call-overload]
+    return int(result.scalar_one())
+
+
+async def delete_combatant(session: AsyncSession, combatant_id: int) -> None:
+    await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # type: ignore[call-overload]
+
+
+async def write_changed(session: AsyncSession, loaded: Sequence[Values], rows: Iterable[Combatant]) -> None:
+    """Write every combatant whose columns differ from how it was loaded (one executemany ``UPDATE``)."""
+    before = {v["id"]: v for v in loaded}
+    changed: list[Values] = []
+    for row in rows:
+        now = values_of(row)
+        was = before.get(now["id"])
+        if was is None or now == was:
+            continue
+        changed.append({"row_id": now["id"], **{f"new_{k}": v for k, v in now.items() if v != was.get(k)}})
+    by_columns: dict[tuple[str, ...], list[Values]] = {}
+    for values in changed:  # one statement per set of changed columns (almost always just one)
+        by_columns.setdefault(tuple(sorted(values)), []).append(values)
+    for columns, params in by_columns.items():
+        statement = (
+            sa.update(COMBATANTS)
+            .where(COMBATANTS.c.id == sa.bindparam("row_id"))
+            .values({name.removeprefix("new_"): sa.bindparam(name) for name in columns if name != "row_id"})
+        )
+        await session.exec(statement, params=params)  # type: ignore[call-overload]
+
+
+async def replace_grapples(session: AsyncSession, encounter_id: int, rows: Sequence[Values]) -> None:
+    await session.exec(sa.delete(GRAPPLES).where(GRAPPLES.c.encounter_id == encounter_id))  # type: ignore[call-overload]
+    if rows:
+        await session.exec(sa.insert(GRAPPLES), params=list(rows))  # type: ignore[call-overload]
+
+
+async def replace_combatants(session: AsyncSession, encounter_id: int, rows: Sequence[Values]) -> None:
+    await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id))  # type: ignore[call-overload]
+    if rows:
+        await session.exec(sa.insert(COMBATANTS), params=list(rows))  # type: ignore[call-overload]
+
+
+# --- a change's one read --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeRead:
+    """What a change to a channel's open encounter starts from, read in one statement."""
+
+    encounter: Encounter
+    own: ChannelConfig | None
+    parent: ChannelConfig | None
+    instances: dict[int, PartyInstance]  # by channel id: the channel's and its parent's, where stored
+
+
+_ENCOUNTER: sa.Table = Encounter.__table__  # type: ignore[attr-defined]
+_CONFIG: sa.Table = ChannelConfig.__table__  # type: ignore[attr-defined]
+_INSTANCE: sa.Table = PartyInstance.__table__  # type: ignore[attr-defined]
+
+
+def _labelled(table: Any, prefix: str) -> list[sa.ColumnElement[Any]]:
+    return [c.label(prefix + c.name) for c in table.c]
+
+
+def _part(row: Mapping[str, Any], prefix: str, model: type, key: str) -> Any:
+    if row[prefix + key] is None:
+        return None
+    return model(**{name.removeprefix(prefix): v for name, v in row.items() if name.startswith(prefix)})
+
+
+async def read_for_change(
+    session: AsyncSession, channel_id: int, parent_id: int | None, open_statuses: Sequence[str]
+) -> ChangeRead | None:
+    """The channel's open encounter with the channel's config, its parent's (``parent_id``, else the one the
+    channel's row names) and both channels' party instances; ``None`` when no encounter is open there."""
+    own, parent = _CONFIG.alias("own"), _CONFIG.alias("parent")
+    own_instance, parent_instance = _INSTANCE.alias("own_instance"), _INSTANCE.alias("parent_instance")
+    parent_channel = sa.literal(parent_id, sa.BigInteger) if parent_id is not None else own.c.parent_id
+    statement = (
+        sa.select(
+            *_labelled(_ENCOUNTER, "e_"),
+            *_labelled(own, "o_"),
+            *_labelled(parent, "p_"),
+            *_labelled(own_instance, "oi_"),
+            *_labelled(parent_instance, "pi_"),
+        )
+        .select_from(_ENCOUNTER)
+        .outerjoin(own, own.c.channel_id == _ENCOUNTER.c.channel_id)
+        .outerjoin(parent, parent.c.channel_id == parent_channel)
+        .outerjoin(own_instance, own_instance.c.channel_id == _ENCOUNTER.c.channel_id)
+        .outerjoin(parent_instance, parent_instance.c.channel_id == parent.c.channel_id)
+        .where(_ENCOUNTER.c.channel_id == channel_id, _ENCOUNTER.c.status.in_(open_statuses))
+    )
+    row = (await session.exec(statement)).mappings().first()  # type: ignore[call-overload]
+    if row is None:
+        return None
+    found = {
+        i.channel_id: i
+        for i in (
+            _part(row, "oi_", PartyInstance, "channel_id"),
+            _part(row, "pi_", PartyInstance, "channel_id"),
+        )
+        if i is not None
+    }
+    return ChangeRead(
+        encounter=_part(row, "e_", Encounter, "id"),
+        own=_part(row, "o_", ChannelConfig, "channel_id"),
+        parent=_part(row, "p_", ChannelConfig, "channel_id"),
+        instances=found,
+    )
