@@ -77,6 +77,15 @@ def report_ticks(loop: ReminderLoop) -> None:
     loop.tick = reported  # type: ignore[method-assign]
 
 
+async def close_when_orphaned(bot: Fray, parent: int) -> None:
+    """A test killed before it could stop this process must not leave it reconnecting forever."""
+    while True:
+        await asyncio.sleep(0.5)
+        if os.getppid() != parent:
+            await bot.close()
+            return
+
+
 def main(argv: list[str]) -> int:
     api, gateway, clock_file, seed, interval = argv
     discord.http.Route.BASE = api
@@ -107,8 +116,10 @@ def main(argv: list[str]) -> int:
         stopping: set[asyncio.Task[None]] = set()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, lambda: stopping.add(loop.create_task(bot.close())))
+        orphaned = loop.create_task(close_when_orphaned(bot, os.getppid()))
         async with bot:
             await bot.start(settings.token)
+        orphaned.cancel()
         if stopping:
             await asyncio.wait(stopping, timeout=10)
 
