@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
-from bot.db import create_engine, current_revision, head_revision, migrate
-from bot.models import metadata
+from bot.db import alembic_config, create_engine, current_revision, head_revision, migrate, session_factory
+from bot.models import Character, Combatant, Encounter, EventLog, metadata
 from bot.settings import Settings
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
@@ -73,3 +76,107 @@ async def test_pragmas_on_every_connection(bot_settings: Settings) -> None:
 def test_no_create_all_anywhere() -> None:
     for path in list(BOT.rglob("*.py")) + list((BOT.parent / "cogs").rglob("*.py")):
         assert "create_all" not in path.read_text(encoding="utf-8"), path
+
+
+def _revisions() -> list[str]:
+    """Every revision from base to head, in order."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def _downgrade(connection, revision: str) -> None:
+    command.downgrade(alembic_config(connection), revision)
+
+
+async def test_downgrade_step_by_step_to_base_and_up_again(bot_settings: Settings) -> None:
+    """Each migration's downgrade runs on this database (the suite's: SQLite, or PostgreSQL), leaves the
+    previous revision (and, at base, no table), and the upgrade after it still yields exactly the models."""
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    revisions = _revisions()
+    try:
+        assert await migrate(engine) == revisions[-1] == head_revision()
+        for below in [*reversed(revisions[:-1]), None]:
+            async with engine.begin() as conn:
+                await conn.run_sync(_downgrade, "-1")
+            assert await current_revision(engine) == below
+        async with engine.connect() as conn:
+            tables = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+        assert tables <= {"alembic_version"}, tables
+        assert await migrate(engine) == head_revision()
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_diff) == []
+    finally:
+        await engine.dispose()
+
+
+async def _counts(engine) -> dict[str, int]:
+    async with engine.connect() as conn:
+        return {
+            table: (await conn.execute(sa.text(f"SELECT count(*) FROM {table}"))).scalar_one()
+            for table in ("character", "encounter", "combatant", "event_log")
+        }
+
+
+async def _store_a_table(engine) -> None:
+    """A character and a channel that had two encounters (one ended, one running), each with a combatant and
+    a log row: what the downgrades below must carry through."""
+    now = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
+    async with session_factory(engine)() as session, session.begin():
+        session.add(
+            Character(
+                guild_id=1,
+                owner_id=3,
+                name="Ayla",
+                name_key="ayla",
+                system="d6",
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        for status in ("ended", "running"):
+            encounter = Encounter(
+                guild_id=1,
+                channel_id=2,
+                system="d6",
+                name=status,
+                status=status,
+                started_by=3,
+                created_at=now,
+            )
+            session.add(encounter)
+            await session.flush()
+            session.add(Combatant(encounter_id=encounter.id or 0, entry=1, name="Ayla", owner_id=3))
+            session.add(
+                EventLog(
+                    encounter_id=encounter.id or 0,
+                    seq=1,
+                    actor_id=3,
+                    command="encounter start",
+                    created_at=now,
+                )
+            )
+
+
+async def test_downgrades_keep_the_rows_of_the_tables_they_keep(bot_settings: Settings) -> None:
+    """Down to the first revision with these tables and up again, one step at a time: no row is lost on the
+    way (a table rebuilt while foreign keys are on would cascade-delete its combatants and log), no step fails
+    on the data (a channel with an ended and an open encounter), and the schema at head is the models."""
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    revisions = _revisions()
+    first = revisions.index("0002")
+    try:
+        await migrate(engine)
+        await _store_a_table(engine)
+        stored = await _counts(engine)
+        assert stored == {"character": 1, "encounter": 2, "combatant": 2, "event_log": 2}
+        for below in reversed(revisions[first:-1]):
+            async with engine.begin() as conn:
+                await conn.run_sync(_downgrade, "-1")
+            assert await current_revision(engine) == below
+            assert await _counts(engine) == stored, f"rows lost going down to {below}"
+        assert await migrate(engine) == head_revision()
+        assert await _counts(engine) == stored
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_diff) == []
+    finally:
+        await engine.dispose()

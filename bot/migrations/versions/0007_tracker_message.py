@@ -27,5 +27,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('encounter', schema=None) as batch_op:
-        batch_op.drop_column('tracker_message_id')
+    # a plain DROP COLUMN too (SQLite 3.35+), for the same reason: no rebuild of ``encounter``
+    op.drop_column('encounter', 'tracker_message_id')

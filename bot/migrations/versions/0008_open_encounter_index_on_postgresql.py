@@ -38,5 +38,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    op.drop_index('uq_encounter_open_channel', table_name='encounter')
-    op.create_index('uq_encounter_open_channel', 'encounter', ['channel_id'], unique=True, sqlite_where=OPEN)
+    # Nothing to undo: on SQLite the index is the one 0002 made; on PostgreSQL 0002's ``UNIQUE (channel_id)``
+    # cannot be rebuilt once a channel has had a second encounter (and would bring the bug back). 0002's
+    # downgrade drops the index by name either way.
+    pass
