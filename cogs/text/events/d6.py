@@ -197,8 +197,7 @@ def attack_rolled(e: AttackRolled, n: Names) -> str:
     line = (
         f"⚔️ {who(n, e.attacker)} {outcome} {who(n, e.target)}"
         + (" with a called shot" if e.called else "")
-        + (" (flank/backstab)" if e.flank else "")
-        + f" ({clean(e.weapon, 30)}): rolled {e.total} ({_code(e.code, e.mods)}) against save "
+        + f" ({clean(e.weapon, 30)}{', flank/backstab' if e.flank else ''}): rolled {e.total} ({_code(e.code, e.mods)}) against save "
         f"{e.save} ({clean(e.save_source, 30)}" + (f": {save_parts}" if save_parts else "") + ")"
         f"{wild_text(e.roll)}{pool_rule(e.roll)}"
     )
