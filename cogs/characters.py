@@ -180,31 +180,27 @@ class SheetForm(discord.ui.Modal):
         super().__init__(title=f"New sheet: {name}"[:45], custom_id="fray:sheet-form")
         self.cog, self.name, self.system = cog, name, system
         self.fields = key_fields(system)[:4]
+        # each box under a Label (discord.py 2.6: a text input's own label is deprecated); the field name
+        # is kept beside its box, so reading the answers never goes back to the label
+        self.boxes: list[tuple[str, discord.ui.TextInput[Any]]] = []
         for f in self.fields:
-            self.add_item(
-                discord.ui.TextInput(
-                    label=f[:45], custom_id=f"field:{f}"[:100], required=False, max_length=20
-                )
+            box: discord.ui.TextInput[Any] = discord.ui.TextInput(
+                custom_id=f"field:{f}"[:100], required=False, max_length=20
             )
-        self.more = discord.ui.TextInput(
-            label="More fields (name value …)",
+            self.boxes.append((f, box))
+            self.add_item(discord.ui.Label(text=f[:45], component=box))
+        self.more: discord.ui.TextInput[Any] = discord.ui.TextInput(
             custom_id="more",
             style=discord.TextStyle.paragraph,
             required=False,
             max_length=400,
             placeholder="Swords 7 Dodge 5",
         )
-        self.add_item(self.more)
+        self.add_item(discord.ui.Label(text="More fields (name value …)", component=self.more))
 
     async def on_submit(self, interaction: discord.Interaction[Fray]) -> None:  # type: ignore[override]
         try:
-            pairs = [
-                (item.label, str(item.value).strip())
-                for item in self.children
-                if isinstance(item, discord.ui.TextInput)
-                and item is not self.more
-                and str(item.value).strip()
-            ]
+            pairs = [(f, str(box.value).strip()) for f, box in self.boxes if str(box.value).strip()]
             pairs += form_pairs(str(self.more.value or ""))
             await self.cog.create_filled(interaction, self.name, self.system, pairs)
         except Exception as err:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from cogs.text.common import MAX_MESSAGE
 from cogs.text.events import Names, lines_of
 from cogs.text.events.registry import Heading
+from cogs.text.turn_fold import folded_lines
 from rules.events import Event
 
 MAX_MESSAGES = 4
@@ -35,8 +36,9 @@ def once_per_message(lines: Iterable[str]) -> list[str]:
 
 
 def story(events: Iterable[Event], names: Names, *, bullets: bool = True) -> list[str]:
-    """The lines of a change, ready to join: bullets under the title, headings on their own."""
-    lines = once_per_message(lines_of(events, names))
+    """The lines of a change, ready to join: bullets under the title, headings on their own; a D6 turn of
+    one action and a turn passing folded (``cogs.text.turn_fold``)."""
+    lines = once_per_message(folded_lines(list(events), names))
     return [line if isinstance(line, Heading) or not bullets else f"• {line}" for line in lines]
 
 

@@ -79,7 +79,7 @@ def test_an_active_defense_has_its_own_line_and_dice() -> None:
         modifiers=(Modifier("Clubs", 7),), target=8, total=6, margin=2, hit=True, critical=False,
         critical_failure=False, interrupted=False, active_defense=ad, dice=(Die(12, 3), Die(12, 3)),
     )  # fmt: skip
-    assert "**fails**: the passive defense stands" in line(failed)
+    assert "**fails**, so the passive defense stands" in line(failed)
     text = line(attack)
     assert "the active defense failed, so the passive defense stood" in text and "🎲 to-hit [3 3]" in text
     assert "active defense [" not in text  # its dice are on its own line

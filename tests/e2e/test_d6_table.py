@@ -95,7 +95,7 @@ async def test_seed_eva_charms_the_wolf_and_backstabs_tassadar_at_minus_1d(fray:
     await gm_dice(fray, 4, 5, 3, 3, 3)
     r = await ok(fray, fray.player, "lockin")
     text = resolution(r)
-    assert "charisma (charm the wolf): **9** (2D (−1D multi-action))" in text, text
+    assert "charisma (charm the wolf): **9** (2D: −1D multi-action)" in text, text
     assert "🎲 charisma [4ᴳ 5ᵂᴳ]" in text, text  # the GM's physical dice, the Wild Die last
     assert await whose_turn(fray) == "Tassadar"
 
@@ -113,9 +113,9 @@ async def test_seed_eva_also_commands_her_cat_all_at_minus_2d_and_a_shout_is_fre
     # The three counted rolls at −2D (the "Just now" recap repeats the last: count the rolls themselves).
     rolls = [line for line in text.splitlines() if "−2D multi-action" in line and not line.startswith("›")]
     assert len(rolls) == 3, text
-    assert "charisma (charm the wolf): **4** (1D (−2D multi-action))" in rolls[0], text
-    assert "charisma (command the cat): **5** (1D (−2D multi-action))" in rolls[1], text
-    assert "rolled 6 (2D (−2D multi-action))" in rolls[2], text
+    assert "charisma (charm the wolf): **4** (1D: −2D multi-action)" in rolls[0], text
+    assert "charisma (command the cat): **5** (1D: −2D multi-action)" in rolls[1], text
+    assert "rolled 6 (2D: −2D multi-action)" in rolls[2], text
     assert "**Eva**: shout at the wolf (free action)" in text, text
 
 

@@ -106,11 +106,11 @@ async def test_a_wound_lowers_a_check_target_by_1_in_the_encounter(fray: Harness
     fray.script()
     with fray.script(3, 3):
         r = await ok(fray, fray.player, "check", stat="Grace")
-    assert "target 6" in r.content, r.content
+    assert "needs ≤ 6" in r.content, r.content
     await ok(fray, fray.gm, "gm damage", target="Izuki", amount=8)  # > 1.5 × Health 5: a wound
     with fray.script(3, 3):
         r = await ok(fray, fray.player, "check", stat="Grace")
-    assert "target 5" in r.content and "wounds" in r.content, r.content
+    assert "needs ≤ 5" in r.content and "wounds" in r.content, r.content
 
 
 async def test_kaernest_attack_options_and_whose_they_are(fray: Harness) -> None:

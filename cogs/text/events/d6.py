@@ -4,7 +4,7 @@ readings (explode, Wild Die 1) when they happened, and the outcome."""
 from __future__ import annotations
 
 from cogs.text.common import clean
-from cogs.text.events.parts import house, mods_text, named, plus, roles, signed, terms, who, with_dice
+from cogs.text.events.parts import house, mods_text, named, plus, roles, signed, terms, who
 from cogs.text.events.registry import Names, renders
 from rules.dice import Die
 from rules.systems.d6.events import (
@@ -94,12 +94,23 @@ def _mods(mods: tuple) -> str:
     return f" ({shown})" if shown else ""
 
 
+def _code(code: DieCode | None, mods: tuple) -> str:
+    """A pool and its modifiers inside one pair of parentheses: ``3D+1: +3D Perception, −1 dim light``."""
+    shown = mods_text(mods)
+    return code_text(code) + (f": {shown}" if shown else "")
+
+
+def hp(value: int) -> str:
+    """HP as players write it, below zero with a real minus sign."""
+    return signed(value) if value < 0 else str(value)
+
+
 @renders(Rolled)
 def rolled(e: Rolled, n: Names) -> str:
     # A planned check's ``what`` is "stat (note)": the sentence shows the note, the dice only the stat.
     stat = e.what.split(" (", 1)[0]
     return plus(
-        f"🎲 {who(n, e.who)} {clean(e.what, 40)}: **{e.total}** ({code_text(e.code)}{_mods(e.mods)})"
+        f"🎲 {who(n, e.who)} {clean(e.what, 40)}: **{e.total}** ({_code(e.code, e.mods)})"
         f"{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(pool_dice(clean(stat, 40), e.roll)) if e.roll else roles(("dice", e.dice)),
     )
@@ -108,7 +119,7 @@ def rolled(e: Rolled, n: Names) -> str:
 @renders(InitiativeRolled)
 def initiative_rolled(e: InitiativeRolled, n: Names) -> str:
     return plus(
-        f"🎲 {who(n, e.who)}: initiative **{e.total}** ({code_text(e.code)}{_mods(e.mods)})"
+        f"🎲 {who(n, e.who)}: initiative **{e.total}** ({_code(e.code, e.mods)})"
         f"{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(pool_dice("initiative", e.roll)) if e.roll else roles(("initiative", e.dice)),
     )
@@ -125,7 +136,8 @@ def initiative_order(e: InitiativeOrder, n: Names) -> str:
 @renders(InitiativeTie)
 def initiative_tie(e: InitiativeTie, n: Names) -> str:
     tied = " and ".join(who(n, cid) for cid in e.ids)
-    result = ", then ".join(who(n, cid) for cid in e.result)
+    first, *rest = [who(n, cid) for cid in e.result] or ["nobody"]
+    result = f"{first} first" + "".join(f", then {r}" for r in rest)
     detail = f" ({clean(e.detail, 80)})" if e.detail else ""
     return plus(
         f"⚖️ {tied} tie at {e.total}; the tie rule *{clean(e.rule, 40)}*{detail} puts {result}",
@@ -135,9 +147,10 @@ def initiative_tie(e: InitiativeTie, n: Names) -> str:
 
 @renders(InitiativeRerolled)
 def initiative_rerolled(e: InitiativeRerolled, n: Names) -> str:
-    return with_dice(
-        f"🔁 {who(n, e.who)} rerolls initiative: {e.old} → **{e.new}** (from round {e.from_round})",
-        e,
+    return plus(
+        f"🔁 {who(n, e.who)} rerolls initiative: {e.old} → **{e.new}** (from round {e.from_round})"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}",
+        roles(pool_dice("initiative", e.roll)) if e.roll else roles(("initiative", e.dice)),
     )
 
 
@@ -184,8 +197,7 @@ def attack_rolled(e: AttackRolled, n: Names) -> str:
     line = (
         f"⚔️ {who(n, e.attacker)} {outcome} {who(n, e.target)}"
         + (" with a called shot" if e.called else "")
-        + (" (flank/backstab)" if e.flank else "")
-        + f" ({clean(e.weapon, 30)}): rolled {e.total} ({code_text(e.code)}{_mods(e.mods)}) against save "
+        + f" ({clean(e.weapon, 30)}{', flank/backstab' if e.flank else ''}): rolled {e.total} ({_code(e.code, e.mods)}) against save "
         f"{e.save} ({clean(e.save_source, 30)}" + (f": {save_parts}" if save_parts else "") + ")"
         f"{wild_text(e.roll)}{pool_rule(e.roll)}"
     )
@@ -208,7 +220,7 @@ def crit_terms(e: AttackRolled) -> str:
 @renders(DefenseTaken)
 def defense_taken(e: DefenseTaken, n: Names) -> str:
     total = "total " if e.total else ""
-    code = f" ({code_text(e.code)}{_mods(e.mods)})" if e.code else ""
+    code = f" ({_code(e.code, e.mods)})" if e.code else ""
     return plus(
         f"🛡️ {who(n, e.who)} takes a {total}{e.stance}: save **{e.save}**{code}, at most {e.limit} "
         f"defences{wild_text(e.roll)}{pool_rule(e.roll)}",
@@ -238,7 +250,7 @@ def free_attack_owed(e: FreeAttackOwed, n: Names) -> str:
 @renders(SaveScore)
 def save_score(e: SaveScore, n: Names) -> str:
     parts = mods_text(e.parts)
-    return f"🛡️ {who(n, e.who)} save {e.value} ({clean(e.source, 30)}" + (f": {parts})" if parts else ")")
+    return f"🛡️ {who(n, e.who)}'s save is {e.value} ({clean(e.source, 30)}" + (f": {parts})" if parts else ")")
 
 
 @renders(DamageRolled)
@@ -258,24 +270,24 @@ def damage_rolled(e: DamageRolled, n: Names) -> str:
 @renders(DamageApplied)
 def damage_applied(e: DamageApplied, n: Names) -> str:
     if not e.amount:
-        return f"🩸 {who(n, e.target)} takes no damage (HP {e.hp_after})"
-    return f"🩸 {who(n, e.target)} takes {e.amount}: HP {e.hp_before} → **{e.hp_after}**"
+        return f"🩸 {who(n, e.target)} takes no damage (HP {hp(e.hp_after)})"
+    return f"🩸 {who(n, e.target)} takes {e.amount}: HP {hp(e.hp_before)} → **{hp(e.hp_after)}**"
 
 
 @renders(HealApplied)
 def heal_applied(e: HealApplied, n: Names) -> str:
-    capped = f" (of {e.amount}; HP is at its maximum)" if e.applied < e.amount else ""
+    capped = f"; {e.amount} rolled, HP is at its maximum" if e.applied < e.amount else ""
     return (
-        f"💚 {who(n, e.target)} heals {e.applied}{capped} ({named(e.source, n, 30)}): "
-        f"HP {e.hp_before} → **{e.hp_after}**"
+        f"💚 {who(n, e.target)} heals {e.applied} ({named(e.source, n, 40)}{capped}): "
+        f"HP {hp(e.hp_before)} → **{hp(e.hp_after)}**"
     )
 
 
 @renders(HealRolled)
 def heal_rolled(e: HealRolled, n: Names) -> str:
     return plus(
-        f"🩹 {who(n, e.healer)} tends {who(n, e.target)}: heal roll {e.total} ({code_text(e.code)}"
-        f"{_mods(e.mods)}) gives **{e.heal_dice} healing dice**{wild_text(e.roll)}{pool_rule(e.roll)}",
+        f"🩹 {who(n, e.healer)} tends {who(n, e.target)}: heal roll {e.total} ({_code(e.code, e.mods)}) "
+        f"gives **{e.heal_dice} healing dice**{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(pool_dice("heal roll", e.roll), pool_dice("healing", e.heal_roll)),
     )
 
@@ -287,36 +299,36 @@ def heal_pool_changed(e: HealPoolChanged, n: Names) -> str:
 
 @renders(LastGaspEntered)
 def last_gasp_entered(e: LastGaspEntered, n: Names) -> str:
-    return f"🕯️ {who(n, e.who)} falls into **Last Gasp** (HP {e.hp})"
+    return f"🕯️ {who(n, e.who)} falls into **Last Gasp** (HP {hp(e.hp)})"
 
 
 @renders(LastGaspLeft)
 def last_gasp_left(e: LastGaspLeft, n: Names) -> str:
-    return f"🌅 {who(n, e.who)} is out of Last Gasp (HP {e.hp}): {named(e.reason, n, 60)}"
+    return f"🌅 {who(n, e.who)} is out of Last Gasp (HP {hp(e.hp)}): {named(e.reason, n, 60)}"
 
 
 @renders(Stabilised)
 def stabilised(e: Stabilised, n: Names) -> str:
-    return f"🌿 {who(n, e.who)} is **stabilised** (HP {e.hp})"
+    return f"🌿 {who(n, e.who)} is **stabilised** (HP {hp(e.hp)})"
 
 
 @renders(Died)
 def died(e: Died, n: Names) -> str:
-    return f"☠️ {who(n, e.who)} **dies** (HP {e.hp}, at or below {e.limit})"
+    return f"☠️ {who(n, e.who)} **dies** (HP {hp(e.hp)}, at or below {hp(e.limit)})"
 
 
 @renders(OutOfFight)
 def out_of_fight(e: OutOfFight, n: Names) -> str:
-    return f"✖️ {who(n, e.who)} is out of the fight (HP {e.hp})"
+    return f"✖️ {who(n, e.who)} is out of the fight (HP {hp(e.hp)})"
 
 
 @renders(DeathSave)
 def death_save(e: DeathSave, n: Names) -> str:
-    effect = f" ({e.effect_total})" if e.effect_total else ""
+    effect = f" (rolled {e.effect_total})" if e.effect_total else ""
     stored = f"; stored healing now {e.stored_healing}" if e.stored_healing else ""
     return plus(
         f"💀 {who(n, e.who)}'s Death Save {e.turn}: **{clean(e.effect, 60)}**{effect} — rolled {e.total} "
-        f"(Physique with {clean(e.stat, 20)}, {code_text(e.code)}{_mods(e.mods)}): {clean(e.band, 30)}"
+        f"(Physique with {clean(e.stat, 20).capitalize()}, {_code(e.code, e.mods)}): {clean(e.band, 30)}"
         f"{stored}{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(pool_dice("Death Save", e.roll), pool_dice("effect", e.effect_roll)),
     )
@@ -347,12 +359,12 @@ def grapple_thrown(e: GrappleThrown, n: Names) -> str:
     into = ""
     if e.into:
         into = f" into {who(n, e.into) if e.into.isdecimal() else clean(e.into, 30)}"
-    storeys = f" off {e.storeys} storeys" if e.storeys else ""
+    storeys = f" off {e.storeys} {'storey' if e.storeys == 1 else 'storeys'}" if e.storeys else ""
     capped = " (capped)" if e.capped else ""
-    return with_dice(
+    return plus(
         f"🌀 {who(n, e.thrower)} throws {who(n, e.thrown)}{storeys}{into}: {e.dice_count}D{capped} "
         f"rolled {e.rolled} → **{e.amount}** damage{pool_rule(e.roll)}",
-        e,
+        roles(("damage", e.dice)),
     )
 
 
@@ -364,17 +376,17 @@ def grapple_pinned(e: GrapplePinned, n: Names) -> str:
 @renders(PinBroken)
 def pin_broken(e: PinBroken, n: Names) -> str:
     return (
-        f"💢 {who(n, e.pinned)} breaks {who(n, e.pinner)}'s pin ({e.damage} damage of "
+        f"💢 {who(n, e.pinned)} breaks {who(n, e.pinner)}'s pin ({e.damage} damage, "
         f"{e.needed} needed); counter {e.counter}"
     )
 
 
 @renders(TakenDown)
 def taken_down(e: TakenDown, n: Names) -> str:
-    return with_dice(
+    return plus(
         f"⬇️ {who(n, e.leader)} takes {who(n, e.target)} down ({clean(e.mode, 30)}): rolled "
         f"{e.rolled} {signed(e.modifier)} → **{e.amount}**; counter {e.counter}{pool_rule(e.roll)}",
-        e,
+        roles(("takedown", e.dice)),
     )
 
 
@@ -398,10 +410,14 @@ def moved(e: Moved, n: Names) -> str:
 
 @renders(Disengaged)
 def disengaged(e: Disengaged, n: Names) -> str:
-    return with_dice(
-        f"↪️ {who(n, e.who)} disengages from {who(n, e.enemy)}: {e.own_total} vs "
+    own = e.own_roll.dice if e.own_roll is not None else ()
+    enemy = e.enemy_roll.dice if e.enemy_roll is not None else ()
+    if not own and not enemy:
+        own = e.dice
+    return plus(
+        f"↪️ {who(n, e.who)} disengages from {who(n, e.enemy)}: {e.own_total}{_mods(e.mods)} vs "
         f"{e.enemy_total} → **{'success' if e.success else 'failure'}**",
-        e,
+        roles((n.get(e.who, "own"), own), (n.get(e.enemy, "enemy"), enemy)),
     )
 
 
@@ -410,10 +426,10 @@ def stealth_checked(e: StealthChecked, n: Names) -> str:
     against = ", ".join(
         f"{who(n, cid)} {acumen} ({'unseen' if hidden else 'seen'})" for cid, acumen, hidden in e.against
     )
-    return with_dice(
+    return plus(
         f"🫥 {who(n, e.who)} stealth {code_text(e.code)}{_mods(e.mods)} = {e.total}"
         + (f" vs {against}" if against else ""),
-        e,
+        roles(("stealth", e.dice)),
     )
 
 
@@ -429,7 +445,11 @@ def revealed(e: Revealed, n: Names) -> str:
 
 @renders(FieldSet)
 def field_set(e: FieldSet, n: Names) -> str:
-    return f"✏️ The GM sets {who(n, e.who)}'s {clean(e.field, 40)}: {clean(e.before, 40)} → **{clean(e.after, 40)}**"
+    field = FIELD_WORDS.get(e.field, e.field.replace("_", " "))
+    return f"✏️ The GM sets {who(n, e.who)}'s {clean(field, 40)}: {clean(e.before, 40)} → **{clean(e.after, 40)}**"
+
+
+FIELD_WORDS = {"hp": "HP", "hp_max": "maximum HP"}
 
 
 @renders(TurnEnded)
@@ -445,7 +465,7 @@ def turn_started(e: TurnStarted, n: Names) -> str:
 @renders(DeathSaveOwed)
 def death_save_owed(e: DeathSaveOwed, n: Names) -> str:
     malus = f" at −{e.malus}D (bleeding out)" if e.malus else ""
-    return f"💀 {who(n, e.who)} is in Last Gasp: turn {e.turn} owes its Death Save{malus} (`/deathsave`)"
+    return f"💀 {who(n, e.who)} is in Last Gasp: turn {e.turn} owes its Death Save{malus}: `/deathsave`"
 
 
 @renders(DeathSaveSkipped)
@@ -467,4 +487,4 @@ def carried_in(e: CarriedIn, n: Names) -> str:
         state = f"{down}, stored healing {e.stored_healing}"
     else:
         state = "up"
-    return f"🧭 {who(n, e.who)} enters as instance {e.instance} left them: HP {e.hp}/{e.hp_max}, {state}"
+    return f"🧭 {who(n, e.who)} joins as instance {e.instance} left them: HP {hp(e.hp)}/{e.hp_max}, {state}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cogs.text.common import clean
-from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who, with_dice
+from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who
 from cogs.text.events.registry import Heading, Names, renders
 from cogs.text.events.shared import sheet_refreshed_text
 from rules.systems.kaernest.events import (
@@ -88,7 +88,9 @@ def attack_resolved(e: AttackResolved, n: Names) -> str:
 @renders(ActiveDefenseRolled)
 def active_defense_rolled(e: ActiveDefenseRolled, n: Names) -> str:
     verdict = (
-        f"**stops** {who(n, e.attacker)}'s attack" if e.success else "**fails**: the passive defense stands"
+        f"**stops** {who(n, e.attacker)}'s attack"
+        if e.success
+        else "**fails**, so the passive defense stands"
     )
     return plus(
         f"🛡️ {at(e.minute, e.segment)}: {who(n, e.defender)}'s active defense {verdict}: rolled {e.total}, "
@@ -166,7 +168,7 @@ def clock_advanced(e: ClockAdvanced, n: Names) -> Heading:
 
 @renders(ActionResolved)
 def action_resolved(e: ActionResolved, n: Names) -> str:
-    return f"✅ {at(e.minute, e.segment)} {who(n, e.combatant)}: {clean(e.description or e.action, 60)} done"
+    return f"✅ {at(e.minute, e.segment)}: {who(n, e.combatant)}'s action lands: {clean(e.description or e.action, 60)}"
 
 
 @renders(ActionCancelled)
@@ -214,11 +216,10 @@ def check_rolled(e: CheckRolled, n: Names) -> str:
     elif e.critical_failure:
         verdict = "critical failure"
     skill = f" + {clean(e.skill, 30)}" if e.skill else ""
-    return with_dice(
-        f"🎲 {clean(e.character, 64)}: {clean(e.stat, 30)}{skill}, target "
-        f"{e.target} ({mods_text(e.modifiers) or 'no modifiers'}), rolled {e.total} → "
-        f"**{verdict}** (margin {e.margin})",
-        e,
+    return plus(
+        f"🎲 {clean(e.character, 64)}: {clean(e.stat, 30)}{skill} needs ≤ {e.target} "
+        f"({mods_text(e.modifiers) or 'no modifiers'}), rolled {e.total} → **{verdict}** (margin {e.margin})",
+        roles(("check", e.dice)),
     )
 
 

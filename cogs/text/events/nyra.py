@@ -51,7 +51,7 @@ def verdict(c: CheckResult) -> str:
 def check_text(c: CheckResult) -> str:
     """A roll-under d10: the skill, what it needed, the die and how it came out."""
     bonus = f" {signed(c.bonus)} bonus" if c.bonus else ""
-    difficulty = "" if c.difficulty.value == "normal" else f", {c.difficulty.value}"
+    difficulty = "" if c.difficulty.value == "normal" else f" ({c.difficulty.value})"
     return (
         f"{clean(c.skill_name, 30)} {c.skill}{bonus}{difficulty} needs ≤ {c.effective}, "
         f"rolled {die_text(c.die)}: {verdict(c)}"
@@ -109,12 +109,12 @@ def strike_resolved(e: StrikeResolved, n: Names) -> str:
 @renders(WeaponFumbled)
 def weapon_fumbled(e: WeaponFumbled, n: Names) -> str:
     wear = (
-        f"; {clean(e.weapon, 40)} loses {e.loss} durability ({e.durability_before} → {e.durability_after})"
+        f"; the {clean(e.weapon, 40)} loses {e.loss} durability ({e.durability_before} → {e.durability_after})"
         if e.tracked
         else ""
     )
     penalty = "; the GM decides a fumble penalty" if e.penalty_due else ""
-    return f"🤦 {who(n, e.attacker)} fumbles with {clean(e.weapon, 40)} and misses{wear}{penalty}"
+    return f"🤦 {who(n, e.attacker)} fumbles with the {clean(e.weapon, 40)} and misses{wear}{penalty}"
 
 
 @renders(LocationRolled)

@@ -90,12 +90,15 @@ def house(reading: str | None) -> str:
     return f" *(house rule: {clean(str(reading), 80)})*" if reading else ""
 
 
-_LEADING_ID = re.compile(r"^\d{1,20}(?= )")
+# where the rules' reasons name a combatant by id: at the start (``3 entered Last Gasp``) or after "by"
+# (``heal by 3``); other numbers in a reason are amounts, never looked up
+_ID_AT = re.compile(r"^\d{1,20}(?= |$)|(?<=\bby )\d{1,20}\b")
 
 
 def named(text: str, names: Names, limit: int = 80) -> str:
-    """A reason from the rules that starts with a combatant id (``3 entered Last Gasp``), with the name."""
-    return clean(_LEADING_ID.sub(lambda m: names.get(m.group(), m.group()), str(text)), limit)
+    """A reason from the rules that names a combatant by id (``3 entered Last Gasp``, ``heal by 3``), with
+    the name."""
+    return clean(_ID_AT.sub(lambda m: names.get(m.group(), m.group()), str(text)), limit)
 
 
 def terms(mods: Iterable[Any] | None) -> str:
