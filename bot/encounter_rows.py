@@ -13,9 +13,10 @@ Saving compares each row with the values it was loaded with and writes only what
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -51,17 +52,57 @@ class RowCache:
             self._rows.popitem(last=False)
 
 
-def values_of(row: Combatant | Grapple) -> Values:
-    table = COMBATANTS if isinstance(row, Combatant) else GRAPPLES
-    return {c.name: getattr(row, c.name) for c in table.columns}
+@dataclass(slots=True)
+class CombatantRow:
+    """A ``combatant`` row as plain data (a SQLModel instance costs ~20× as much to make, and a change makes
+    several per combatant). Its fields are the table's columns (a test keeps them so)."""
+
+    id: int
+    encounter_id: int
+    entry: int
+    name: str
+    owner_id: int | None = None
+    character_id: int | None = None
+    is_pc: bool = True
+    side: str = "party"
+    distance: int = 0
+    initiative: int | None = None
+    hp: int | None = None
+    hp_max: int | None = None
+    damage: int | None = None
+    location_damage: dict[str, int] = field(default_factory=dict)
+    conditions: list[str] = field(default_factory=list)
+    last_gasp_round: int | None = None
+    stored_healing: int | None = None
 
 
-def combatant(values: Values) -> Combatant:
-    return Combatant(**values)
+@dataclass(slots=True)
+class GrappleRow:
+    """A ``grapple`` row as plain data."""
+
+    id: int
+    encounter_id: int
+    a_id: int
+    b_id: int
+    counter: int = 0
+    pinned_id: int | None = None
 
 
-def grapple(values: Values) -> Grapple:
-    return Grapple(**values)
+_COMBATANT_COLUMNS = tuple(c.name for c in COMBATANTS.columns)
+_GRAPPLE_COLUMNS = tuple(c.name for c in GRAPPLES.columns)
+
+
+def values_of(row: CombatantRow | GrappleRow) -> Values:
+    names = _COMBATANT_COLUMNS if isinstance(row, CombatantRow) else _GRAPPLE_COLUMNS
+    return {name: getattr(row, name) for name in names}
+
+
+def combatant(values: Values) -> CombatantRow:
+    return CombatantRow(**values)
+
+
+def grapple(values: Values) -> GrappleRow:
+    return GrappleRow(**values)
 
 
 async def read_rows(session: AsyncSession, encounter_id: int) -> Rows:
@@ -80,7 +121,7 @@ async def read_rows(session: AsyncSession, encounter_id: int) -> Rows:
 
 async def rows_of(
     session: AsyncSession, cache: RowCache, encounter_id: int, version: int
-) -> tuple[list[Combatant], list[Grapple]]:
+) -> tuple[list[CombatantRow], list[GrappleRow]]:
     """The rows of that version of the encounter: from the cache, or read (and kept)."""
     rows = cache.get(encounter_id, version)
     if rows is None:
@@ -99,7 +140,9 @@ async def delete_combatant(session: AsyncSession, combatant_id: int) -> None:
     await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # type: ignore[call-overload]
 
 
-async def write_changed(session: AsyncSession, loaded: Sequence[Values], rows: Iterable[Combatant]) -> None:
+async def write_changed(
+    session: AsyncSession, loaded: Sequence[Values], rows: Iterable[CombatantRow]
+) -> None:
     """Write every combatant whose columns differ from how it was loaded (one executemany ``UPDATE``)."""
     before = {v["id"]: v for v in loaded}
     changed: list[Values] = []
@@ -161,15 +204,13 @@ def _part(row: Mapping[str, Any], prefix: str, model: type, key: str) -> Any:
     return model(**{name.removeprefix(prefix): v for name, v in row.items() if name.startswith(prefix)})
 
 
-async def read_for_change(
-    session: AsyncSession, channel_id: int, parent_id: int | None, open_statuses: Sequence[str]
-) -> ChangeRead | None:
-    """The channel's open encounter with the channel's config, its parent's (``parent_id``, else the one the
-    channel's row names) and both channels' party instances; ``None`` when no encounter is open there."""
+@functools.cache
+def _read_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Select[Any]:
+    """Built once per shape (building the aliases and labels costs more than running the statement)."""
     own, parent = _CONFIG.alias("own"), _CONFIG.alias("parent")
     own_instance, parent_instance = _INSTANCE.alias("own_instance"), _INSTANCE.alias("parent_instance")
-    parent_channel = sa.literal(parent_id, sa.BigInteger) if parent_id is not None else own.c.parent_id
-    statement = (
+    parent_channel = sa.bindparam("parent_id", type_=sa.BigInteger) if parent_given else own.c.parent_id
+    return (
         sa.select(
             *_labelled(_ENCOUNTER, "e_"),
             *_labelled(own, "o_"),
@@ -182,9 +223,21 @@ async def read_for_change(
         .outerjoin(parent, parent.c.channel_id == parent_channel)
         .outerjoin(own_instance, own_instance.c.channel_id == _ENCOUNTER.c.channel_id)
         .outerjoin(parent_instance, parent_instance.c.channel_id == parent.c.channel_id)
-        .where(_ENCOUNTER.c.channel_id == channel_id, _ENCOUNTER.c.status.in_(open_statuses))
+        .where(
+            _ENCOUNTER.c.channel_id == sa.bindparam("channel_id", type_=sa.BigInteger),
+            _ENCOUNTER.c.status.in_(open_statuses),
+        )
     )
-    row = (await session.exec(statement)).mappings().first()  # type: ignore[call-overload]
+
+
+async def read_for_change(
+    session: AsyncSession, channel_id: int, parent_id: int | None, open_statuses: Sequence[str]
+) -> ChangeRead | None:
+    """The channel's open encounter with the channel's config, its parent's (``parent_id``, else the one the
+    channel's row names) and both channels' party instances; ``None`` when no encounter is open there."""
+    statement = _read_statement(parent_id is not None, tuple(open_statuses))
+    params = {"channel_id": channel_id, "parent_id": parent_id}
+    row = (await session.exec(statement, params=params)).mappings().first()  # type: ignore[call-overload]
     if row is None:
         return None
     found = {

@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import encounter_rows, instances, reminders, sheet_sync, undo_record
+from bot.encounter_rows import CombatantRow, GrappleRow
 from bot.errors import (
     AmbiguousCombatant,
     DuplicateCombatant,
@@ -120,7 +121,7 @@ def check_range(option: str, value: int, low: int, high: int) -> int:
     return value
 
 
-def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
+def resolve(rows: Sequence[CombatantRow], typed: str) -> CombatantRow:
     """The combatant ``typed`` names: an exact (case-insensitive) name wins, else a single partial match."""
     key = " ".join((typed or "").split()).casefold()
     names = [r.name for r in rows]
@@ -146,11 +147,12 @@ def resolve(rows: Sequence[Combatant], typed: str) -> Combatant:
 
 def _row_dict(row: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for column in type(row).__table__.columns:
-        value = getattr(row, column.name)
+    names = [c.name for c in type(row).__table__.columns] if hasattr(type(row), "__table__") else None
+    for name in names if names is not None else encounter_rows.values_of(row):
+        value = getattr(row, name)
         if isinstance(value, datetime):
             value = value.isoformat()
-        out[column.name] = value  # JSON as loaded: loaded rows are replaced, never changed in place
+        out[name] = value  # JSON as loaded: loaded rows are replaced, never changed in place
     return out
 
 
@@ -166,7 +168,9 @@ def _row_values(model: type, raw: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def snapshot(encounter: Encounter, combatants: Sequence[Combatant], grapples: Sequence[Grapple]) -> dict:
+def snapshot(
+    encounter: Encounter, combatants: Sequence[CombatantRow], grapples: Sequence[GrappleRow]
+) -> dict:
     """The encounter exactly as it is: its row (state JSON and reminder fields included), combatants, grapples."""
     return {
         "encounter": _row_dict(encounter),
@@ -216,7 +220,7 @@ class EncounterResult:
         return next((c for c in self.combatants if c.key == cid), None)
 
 
-def _infos(rows: Sequence[Combatant]) -> tuple[CombatantInfo, ...]:
+def _infos(rows: Sequence[CombatantRow]) -> tuple[CombatantInfo, ...]:
     return tuple(
         CombatantInfo(r.id or 0, r.name, r.owner_id, r.is_pc, r.character_id)
         for r in sorted(rows, key=lambda r: r.entry)
@@ -245,8 +249,8 @@ class EncounterRead:
     """An encounter as stored, for status, autocomplete and permission checks. Not for changing it."""
 
     encounter: Encounter
-    combatants: list[Combatant]
-    grapples: list[Grapple]
+    combatants: list[CombatantRow]
+    grapples: list[GrappleRow]
     house_raw: dict[str, Any]
     _state: Any = None
     states: ParsedStates | None = None
@@ -269,7 +273,7 @@ class EncounterRead:
     def turn(self) -> TurnStatus:
         return self.system.turn(self.state)
 
-    def combatant(self, typed: str) -> Combatant:
+    def combatant(self, typed: str) -> CombatantRow:
         return resolve(self.combatants, typed)
 
     @property
@@ -388,8 +392,8 @@ class EncounterEdit:
     actor_id: int
     command: str
     encounter: Encounter  # as loaded; do not assign to it (use ``set``)
-    combatants: list[Combatant]
-    grapples: list[Grapple]
+    combatants: list[CombatantRow]
+    grapples: list[GrappleRow]
     config: ChannelConfig | None
     view: ChannelView
     system: System
@@ -437,10 +441,10 @@ class EncounterEdit:
         return self.system.turn(self.state)
 
     # -- combatants ----------------------------------------------------------------------------------
-    def combatant(self, typed: str) -> Combatant:
+    def combatant(self, typed: str) -> CombatantRow:
         return resolve(self.combatants, typed)
 
-    def by_key(self, cid: str) -> Combatant | None:
+    def by_key(self, cid: str) -> CombatantRow | None:
         return next((c for c in self.combatants if str(c.id) == cid), None)
 
     def name_of(self, cid: str) -> str:
@@ -462,11 +466,12 @@ class EncounterEdit:
         is_pc: bool,
         side: str,
         distance: int,
-    ) -> Combatant:
+    ) -> CombatantRow:
         """A new combatant row (its id is the rules id) and the system's ``add_combatant`` on the state."""
         self.check_free_name(name)
         entry = max((c.entry for c in self.combatants), default=0) + 1
-        row = Combatant(
+        row = CombatantRow(
+            id=0,
             encounter_id=self.encounter.id or 0,
             entry=entry,
             name=name,
@@ -500,7 +505,7 @@ class EncounterEdit:
             self.apply(keep.instance_enter(self.state, str(row.id), stored, str(character_id)))
         return row
 
-    async def remove_combatant(self, row: Combatant) -> None:
+    async def remove_combatant(self, row: CombatantRow) -> None:
         self.apply(self.system.remove_combatant(self.state, str(row.id), self.house))
         self.combatants.remove(row)
         await encounter_rows.delete_combatant(self.session, row.id or 0)
@@ -639,7 +644,7 @@ class EncounterEdit:
             await encounter_rows.replace_grapples(
                 self.session, eid, [_row_values(Grapple, g) for g in snap["grapples"]]
             )
-        restored = [Combatant(**_row_values(Combatant, c)) for c in snap["combatants"]]
+        restored = [encounter_rows.combatant(_row_values(Combatant, c)) for c in snap["combatants"]]
         self.combatants = sorted(restored, key=lambda c: c.entry)
 
     async def _keep_reminders_sent(self, values: dict[str, Any]) -> None:

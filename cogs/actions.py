@@ -33,6 +33,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.characters import CharacterBook
+from bot.encounter_rows import CombatantRow
 from bot.encounters import (
     EncounterEdit,
     EncounterResult,
@@ -42,7 +43,6 @@ from bot.encounters import (
     load_encounter,
 )
 from bot.errors import BotError, NoSystem
-from bot.models import Combatant
 from cogs import _autocomplete_actions as ac
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
@@ -77,7 +77,7 @@ DECLARING = ("attack", "defend", "grapple", "heal", "move", "disengage", "stealt
 
 def choose_actor(
     edit: EncounterEdit, user_id: int, as_name: str | None, gm: bool, kind: str, probe: Action
-) -> Combatant:
+) -> CombatantRow:
     """The combatant acting: ``as`` (GM only); else the member's own one allowed ``kind`` now; else its
     combatant holding the turn (the system then says why not); else the system's refusal for its first one
     (e.g. "there is no grappling in Nyra"), or "not your turn"."""
@@ -293,7 +293,7 @@ async def run_action(
     await announce_turn(interaction, result)
 
 
-def _button_actor(edit: EncounterEdit, button: tuple[int, str], user_id: int, gm: bool) -> Combatant:
+def _button_actor(edit: EncounterEdit, button: tuple[int, str], user_id: int, gm: bool) -> CombatantRow:
     encounter_id, token = button
     if edit.encounter.id != encounter_id or token != turn_token(edit.encounter.turn_key or ""):
         raise BotError(enc_text.stale_button())

@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import instances
+from bot.encounter_rows import CombatantRow
 from bot.encounters import (
     BadName,
     EncounterEdit,
@@ -37,7 +38,7 @@ from bot.encounters import (
     start_encounter,
 )
 from bot.errors import BotError, NoInstances
-from bot.models import Character, Combatant
+from bot.models import Character
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons
@@ -174,7 +175,7 @@ async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: 
 # --- acting for a combatant -----------------------------------------------------------------------------
 
 
-def pick_actor(edit: EncounterEdit, user_id: int, as_name: str | None, gm: bool) -> Combatant:
+def pick_actor(edit: EncounterEdit, user_id: int, as_name: str | None, gm: bool) -> CombatantRow:
     """The combatant ``user_id`` acts for now: ``as`` (GM only), else its own combatant whose turn it is."""
     if as_name:
         if not gm:

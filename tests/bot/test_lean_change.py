@@ -3,12 +3,14 @@ while this process made that version; another process's change makes it look the
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import event, select
 
+from bot.encounter_rows import COMBATANTS, GRAPPLES, CombatantRow, GrappleRow
 from bot.encounters import edit_encounter
 from bot.models import EventLog
 from bot.store import Store
@@ -92,3 +94,8 @@ async def test_a_change_reads_once_and_writes_only_what_changed(bot: FakeBot) ->
         "UPDATE encounter",
         "INSERT event_log",
     ], seen
+
+
+def test_the_plain_rows_have_the_tables_columns() -> None:
+    for row, table in ((CombatantRow, COMBATANTS), (GrappleRow, GRAPPLES)):
+        assert [f.name for f in dataclasses.fields(row)] == [c.name for c in table.columns]
