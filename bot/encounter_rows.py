@@ -156,12 +156,16 @@ async def write_changed(
     for values in changed:  # one statement per set of changed columns (almost always just one)
         by_columns.setdefault(tuple(sorted(values)), []).append(values)
     for columns, params in by_columns.items():
-        statement = (
-            sa.update(COMBATANTS)
-            .where(COMBATANTS.c.id == sa.bindparam("row_id"))
-            .values({name.removeprefix("new_"): sa.bindparam(name) for name in columns if name != "row_id"})
-        )
-        await session.exec(statement, params=params)  # type: ignore[call-overload]
+        await session.exec(_combatant_update(columns), params=params)  # type: ignore[call-overload]
+
+
+@functools.cache
+def _combatant_update(columns: tuple[str, ...]) -> sa.Update:
+    return (
+        sa.update(COMBATANTS)
+        .where(COMBATANTS.c.id == sa.bindparam("row_id"))
+        .values({name.removeprefix("new_"): sa.bindparam(name) for name in columns if name != "row_id"})
+    )
 
 
 async def replace_grapples(session: AsyncSession, encounter_id: int, rows: Sequence[Values]) -> None:
@@ -202,6 +206,14 @@ def _part(row: Mapping[str, Any], prefix: str, model: type, key: str) -> Any:
     if row[prefix + key] is None:
         return None
     return model(**{name.removeprefix(prefix): v for name, v in row.items() if name.startswith(prefix)})
+
+
+_BY_ID = sa.select(_ENCOUNTER).where(_ENCOUNTER.c.id == sa.bindparam("encounter_id"))
+
+
+async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter | None:
+    row = (await session.exec(_BY_ID, params={"encounter_id": encounter_id})).mappings().first()  # type: ignore[call-overload]
+    return Encounter(**row) if row is not None else None
 
 
 @functools.cache

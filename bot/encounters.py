@@ -88,6 +88,7 @@ MAX_UNDO = 20
 START_COMMAND = "encounter start"
 UNDO_COMMAND = "gm undo"
 EVENT_LOG = EventLog.__table__  # type: ignore[attr-defined]
+LOG_INSERT = insert(EVENT_LOG)  # built once (its cache key is kept with it)
 
 
 class EncounterBot(Protocol):
@@ -300,22 +301,25 @@ async def load_encounter(
     """The open encounter of ``where`` (``latest``: else the last ended one there; ``encounter_id``: that one,
     ended or not), read without the lock."""
     async with bot.store.sessions() as session:
+        view: ChannelView | None = None
         if encounter_id is not None:
-            encounter = await session.get(Encounter, encounter_id)
+            encounter = await encounter_rows.encounter_by_id(session, encounter_id)
         else:
             assert where is not None
-            encounter = await _open_encounter(session, where.channel_id)
-            if encounter is None and latest:
+            read = await encounter_rows.read_for_change(session, where.channel_id, where.parent_id, OPEN)
+            encounter = read.encounter if read is not None else None
+            if read is not None:
+                view = view_of(read.own, read.parent)
+            elif latest:
                 encounter = await _latest_encounter(session, where.channel_id)
         if encounter is None:
             return None
         combatants, grapples = await encounter_rows.rows_of(
             session, parsed_states(bot.store).rows, encounter.id or 0, encounter.version
         )
-        house_raw: dict[str, Any] = {}
-        if where is not None:
+        if view is None and where is not None:
             _, view = await _channel_view(session, where)
-            house_raw = dict(view.rules_for(encounter.system))
+        house_raw = dict(view.rules_for(encounter.system)) if view is not None else {}
         return EncounterRead(encounter, combatants, grapples, house_raw, states=parsed_states(bot.store))
 
 
@@ -728,18 +732,19 @@ class EncounterEdit:
         event_dicts = tuple(e.to_dict() for e in self.events)
         self.seq = await self._next_seq()
         await self.session.exec(
-            insert(EVENT_LOG).values(  # type: ignore[call-overload]
-                encounter_id=self.encounter.id or 0,
-                seq=self.seq,
-                actor_id=self.actor_id,
-                command=self.command[:100],
-                summary=self.summary or self.command,
-                events=list(event_dicts),
-                dice=[d.to_dict() for d in dice_of(self.events)],
-                undo=undo_data,
-                undone=False,
-                created_at=self.bot.clock(),
-            )
+            LOG_INSERT,  # type: ignore[call-overload]
+            params={
+                "encounter_id": self.encounter.id or 0,
+                "seq": self.seq,
+                "actor_id": self.actor_id,
+                "command": self.command[:100],
+                "summary": self.summary or self.command,
+                "events": list(event_dicts),
+                "dice": [d.to_dict() for d in dice_of(self.events)],
+                "undo": undo_data,
+                "undone": False,
+                "created_at": self.bot.clock(),
+            },
         )
         await self.session.flush()  # the instance row, when this change made it
         tracker, turn = self.tracker(), self.turn()

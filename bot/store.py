@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import hashlib
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
@@ -133,11 +134,36 @@ async def compare_and_set(
     row matched. The guarded write every change path ends in (``versioned_update`` guards on the version)."""
     await write_turn(session)
     table = model.__table__  # type: ignore[attr-defined]
-    conditions = [_primary_key(model) == pk, *(_matches(table.c[name], v) for name, v in expected.items())]
-    result = await session.exec(
-        sa.update(table).where(*conditions).values(**values).execution_options(synchronize_session=False)  # type: ignore[call-overload]
-    )
+    shape = tuple((name, value is None) for name, value in expected.items())
+    statement = _guarded_update(table, _primary_key(model).name, shape, tuple(values))
+    params = {
+        "guarded_pk": pk,
+        **{f"expected_{name}": v for name, v in expected.items() if v is not None},
+        **{f"new_{name}": v for name, v in values.items()},
+    }
+    result = await session.exec(statement, params=params)  # type: ignore[call-overload]
     return result.rowcount == 1  # type: ignore[no-any-return]
+
+
+@functools.cache
+def _guarded_update(
+    table: sa.Table, key: str, expected: tuple[tuple[str, bool], ...], columns: tuple[str, ...]
+) -> sa.Update:
+    """The guarded ``UPDATE`` of one shape, built once: building a statement and its cache key costs more
+    than running it."""
+    conditions = [
+        table.c[key] == sa.bindparam("guarded_pk"),
+        *(
+            table.c[name].is_(None) if is_null else table.c[name] == sa.bindparam(f"expected_{name}")
+            for name, is_null in expected
+        ),
+    ]
+    return (
+        sa.update(table)
+        .where(*conditions)
+        .values({name: sa.bindparam(f"new_{name}") for name in columns})
+        .execution_options(synchronize_session=False)
+    )
 
 
 async def claim_row(
