@@ -205,7 +205,8 @@ def request_maker(t: Table, command: str) -> Callable[[int], Request]:
         if command == "/roll":
             return channel, t.player, "roll", {"expression": "2d6+3"}, True
         if command == "/encounter status":
-            return channel, t.player, "encounter status", {}, True
+            # Private by default; posted, so that a refusal (also private) still shows as one.
+            return channel, t.player, "encounter status", {"public": True}, True
         if command == "/gm damage":
             return (
                 channel,
