@@ -8,6 +8,11 @@ import argparse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+from bot.settings import PG_DRIVER
+
 
 @dataclass
 class Options:
@@ -19,9 +24,24 @@ class Options:
     encounters: int = 10_000
     workdir: Path | None = None
     json: Path | None = None
+    database_url: str | None = None  # a PostgreSQL server; None: SQLite, a file in the work folder
 
     def requests_at(self, concurrency: int) -> int:
         return self.requests.get(concurrency, 10 * concurrency)
+
+
+def server_url(text: str) -> str:
+    """``--database-url``: a PostgreSQL server the bench may create (and drop) a database on."""
+    try:
+        url = make_url(text.strip())
+    except ArgumentError:
+        url = None
+    if url is None or url.drivername != PG_DRIVER or not url.host:
+        raise argparse.ArgumentTypeError(
+            f"must be a PostgreSQL server URL like {PG_DRIVER}://user@127.0.0.1:5432/postgres "
+            "(the bench creates a database of its own there and drops it afterwards); leave it out for SQLite"
+        )
+    return url.render_as_string(hide_password=False)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,10 +57,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workdir", type=Path, help="databases and bot logs (default: a new temporary folder)"
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures to this file")
+    parser.add_argument(
+        "--database-url",
+        type=server_url,
+        metavar="postgresql+asyncpg://USER@HOST:PORT/DB",
+        help="run Fray on PostgreSQL: a fresh database on this server, dropped at the end (default: SQLite)",
+    )
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    options = Options(repetitions=args.repetitions, workdir=args.workdir, json=args.json)
+    options = Options(
+        repetitions=args.repetitions, workdir=args.workdir, json=args.json, database_url=args.database_url
+    )
     if args.quick:
         options.requests = {c: max(20, n // 5) for c, n in options.requests.items()}
         options.storm, options.encounters = 200, 1000

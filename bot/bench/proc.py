@@ -1,7 +1,9 @@
-"""A bot process of the benchmark: ``python -m bot.bench.proc floor|fray API GATEWAY TOKEN DB``.
+"""A bot process of the benchmark: ``python -m bot.bench.proc floor|fray API GATEWAY TOKEN DB [HEARTBEAT]``.
 
 ``floor``: a bare discord.py client with one slash command, ``/noop``, that answers at once.
-``fray``: the production ``Fray`` (migrations, cogs, sync, reminders) over the database file ``DB``.
+``fray``: the production ``Fray`` (migrations, cogs, sync, reminders) over ``DB``: a SQLite file, or a
+database URL (``postgresql+asyncpg://…``; the heartbeat file is then ``HEARTBEAT``, by default
+``var/heartbeat`` under the working folder).
 Both are pointed at the fake Discord's REST and gateway URLs; SIGTERM stops them cleanly. With
 ``FRAY_BENCH_PROFILE=<file>`` Fray's process is profiled into that file (``python -m pstats``).
 """
@@ -53,7 +55,7 @@ async def _run(client: discord.Client, token: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    kind, api, gateway, token, database = argv
+    kind, api, gateway, token, database, *rest = argv
     discord.http.Route.BASE = api
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     if kind == "floor":
@@ -64,8 +66,12 @@ def main(argv: list[str]) -> int:
         from bot.logs import setup_logging
         from bot.settings import Settings
 
-        settings = Settings.for_database(token, Path(database), guild_ready_timeout=0.05)
-        setup_logging(settings.log_level, secrets=[token])
+        if "://" in database:
+            heartbeat = Path(rest[0]) if rest else Path.cwd() / "var" / "heartbeat"
+            settings = Settings.for_url(token, database, heartbeat, guild_ready_timeout=0.05)
+        else:
+            settings = Settings.for_database(token, Path(database), guild_ready_timeout=0.05)
+        setup_logging(settings.log_level, secrets=[token, settings.database_password or ""])
         client = Fray(settings)
     profile = os.environ.get(PROFILE_ENV)
     profiler = cProfile.Profile() if profile and kind == "fray" else None

@@ -78,6 +78,7 @@ class Report:
     rss_idle: int = 0  # bytes, the Fray process after storing the encounters and warming up, before the load
     encounters: int = 0  # stored when RSS was read
     load: str = ""  # the machine's load average while measuring
+    database: str = ""  # Fray's database: which one, which version, where (never a password)
 
 
 METRICS = ("p50", "p99", "throughput", "cpu_per_request")
@@ -159,7 +160,8 @@ def table(report: Report) -> str:
     """The ratio table (and the absolute figures it was computed from)."""
     r, a = ratios(report.phases), absolute(report.phases)
     reps = len({p.repetition for p in report.phases})
-    lines = [
+    lines = [f"database: {report.database}"] if report.database else []
+    lines += [
         f"Fray against the floor (a bare discord.py bot answering /noop), same fake Discord, same run; "
         f"median of {reps} repetition(s); machine load {report.load}",
         "",

@@ -3,18 +3,18 @@
 It holds two fake Discords (one per bot), starts the floor and Fray each in its own process, sets up Fray's
 channels through commands (a running 8-combatant D6 encounter in each of 50 channels), stores more
 encounters until there are ``--encounters``, then interleaves the phases (per repetition and concurrency:
-the floor, then each Fray command), runs the storm, reads Fray's memory and prints the ratio table.
+the floor, then each Fray command), runs the storm, reads Fray's memory and prints the ratio table. Fray's
+database is a SQLite file, or with ``--database-url`` a fresh database on a PostgreSQL server
+(``bot.bench.database``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
-import sqlite3
 import sys
 import tempfile
 import time
@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.bench.database import BenchDatabase, applied_by, fray_database, store_more_encounters, turn_holders
 from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
 from bot.bench.options import Options, options_from
 from bot.bench.report import FLOOR, Phase, Report, Storm, table
@@ -40,17 +41,20 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 class BotProcess:
-    """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU and memory from /proc."""
+    """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU and memory from /proc. The floor
+    never opens its database; Fray's is ``database`` (a file or a server's)."""
 
-    def __init__(self, kind: str, fd: FakeDiscord, workdir: Path) -> None:
+    def __init__(self, kind: str, fd: FakeDiscord, workdir: Path, database: str | None = None) -> None:
         self.kind = kind
         self.fd = fd
-        self.database = workdir / f"{kind}.db"
+        self.database = database or str(workdir / f"{kind}.db")
+        self.heartbeat = workdir / f"{kind}.heartbeat"
         self.log = workdir / f"{kind}.log"
         self.proc: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        args = [self.kind, self.fd.api_base, self.fd.gateway_url, DEFAULT_TOKEN, str(self.database)]
+        args = [self.kind, self.fd.api_base, self.fd.gateway_url, DEFAULT_TOKEN, self.database]
+        args.append(str(self.heartbeat))
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot.bench.proc", *args, stdout=log, stderr=log
@@ -140,55 +144,6 @@ async def open_fight(t: Table, channel: FakeChannel, n: int) -> None:
     await answered(t.fd, channel, t.owner, "encounter begin")
 
 
-def turn_holders(database: Path) -> dict[int, str]:
-    with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
-        rows = db.execute(
-            "SELECT e.channel_id, c.name FROM encounter e JOIN combatant c ON c.id = e.turn_combatant_id "
-            "WHERE e.status = 'running'"
-        ).fetchall()
-    return {int(channel): name for channel, name in rows}
-
-
-def store_more_encounters(database: Path, total: int) -> int:
-    """Copy the first running encounter (row and combatants) into other channels until ``total`` are stored."""
-    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db:
-        db.row_factory = sqlite3.Row
-        have = db.execute("SELECT count(*) FROM encounter").fetchone()[0]
-        template = db.execute(
-            "SELECT * FROM encounter WHERE status = 'running' ORDER BY id LIMIT 1"
-        ).fetchone()
-        if template is None or have >= total:
-            return have
-        fighters = db.execute("SELECT * FROM combatant WHERE encounter_id = ?", (template["id"],)).fetchall()
-        next_id = db.execute("SELECT max(id) FROM encounter").fetchone()[0] + 1
-        next_fighter = db.execute("SELECT max(id) FROM combatant").fetchone()[0] + 1
-        enc_cols = [c for c in template.keys() if c != "id"]
-        fighter_cols = [c for c in fighters[0].keys() if c != "id"] if fighters else []
-        encounters, combatants = [], []
-        for n in range(total - have):
-            eid = next_id + n
-            row = dict(template)
-            row.update(channel_id=9_000_000_000 + n, name=f"Stored {n}")
-            encounters.append([eid, *(row[c] for c in enc_cols)])
-            for f in fighters:
-                fighter = dict(f)
-                fighter["encounter_id"] = eid
-                combatants.append([next_fighter, *(fighter[c] for c in fighter_cols)])
-                next_fighter += 1
-        with db:
-            db.executemany(
-                f"INSERT INTO encounter (id, {', '.join(enc_cols)}) VALUES ({', '.join('?' * (len(enc_cols) + 1))})",
-                encounters,
-            )
-            if fighter_cols:
-                db.executemany(
-                    f"INSERT INTO combatant (id, {', '.join(fighter_cols)}) "
-                    f"VALUES ({', '.join('?' * (len(fighter_cols) + 1))})",
-                    combatants,
-                )
-        return db.execute("SELECT count(*) FROM encounter").fetchone()[0]
-
-
 # --- requests -------------------------------------------------------------------------------------------
 
 Request = tuple[FakeChannel, FakeMember, str, dict[str, Any], bool]  # ..., a public answer expected
@@ -205,7 +160,8 @@ def request_maker(t: Table, command: str) -> Callable[[int], Request]:
         if command == "/roll":
             return channel, t.player, "roll", {"expression": "2d6+3"}, True
         if command == "/encounter status":
-            return channel, t.player, "encounter status", {}, True
+            # Private by default; posted, so that a refusal (also private) still shows as one.
+            return channel, t.player, "encounter status", {"public": True}, True
         if command == "/gm damage":
             return (
                 channel,
@@ -255,7 +211,7 @@ async def run_phase(
 # --- the storm ------------------------------------------------------------------------------------------
 
 
-async def storm(t: Table, bot: BotProcess, commands: int) -> Storm:
+async def storm(t: Table, bot: BotProcess, db: BenchDatabase, commands: int) -> Storm:
     """``commands`` concurrent ``/gm set`` in one channel, each by another GM; then who was told what,
     against what the encounter's log holds."""
     fd = t.fd
@@ -299,15 +255,7 @@ async def storm(t: Table, bot: BotProcess, commands: int) -> Storm:
             result.answered += 1
             if not (rec.original is not None and rec.original.ephemeral):
                 told.add(rec.member.id)
-    with contextlib.closing(sqlite3.connect(f"file:{bot.database}?mode=ro", uri=True)) as db:
-        applied = [
-            int(a)
-            for (a,) in db.execute(
-                "SELECT l.actor_id FROM event_log l JOIN encounter e ON e.id = l.encounter_id "
-                "WHERE e.channel_id = ? AND l.command = ?",
-                (room.id, STORM_COMMAND),
-            )
-        ]
+    applied = await applied_by(db.engine, room.id, STORM_COMMAND)
     result.applied = len(applied)
     result.lost = len(told - set(applied))
     result.unanswered_changes = len(set(applied) - told) + (len(applied) - len(set(applied)))
@@ -330,21 +278,24 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
     report = Report()
     loads = [load_average()]
     async with (
+        fray_database(workdir, options.database_url) as db,
         FakeDiscord(strict=False, settle=0.0, default_timeout=READY_WITHIN) as floor_fd,
         FakeDiscord(strict=False, settle=0.0, default_timeout=READY_WITHIN) as fray_fd,
     ):
         tables = {FLOOR: make_table(floor_fd, options.channels)}
         fray_table = make_table(fray_fd, options.channels)
-        floor, fray = BotProcess("floor", floor_fd, workdir), BotProcess("fray", fray_fd, workdir)
+        report.database = db.label
+        floor = BotProcess("floor", floor_fd, workdir)
+        fray = BotProcess("fray", fray_fd, workdir, db.target)
         try:
             await asyncio.gather(floor.start(), fray.start())
-            say(f"bots ready (work files in {workdir}); setting up {options.channels} fights")
+            say(
+                f"bots ready (work files in {workdir}; Fray on {db.label}); setting up {options.channels} fights"
+            )
             for n, channel in enumerate(fray_table.channels, 1):
                 await open_fight(fray_table, channel, n)
-            fray_table.actors = turn_holders(fray.database)
-            report.encounters = await asyncio.to_thread(
-                store_more_encounters, fray.database, options.encounters
-            )
+            fray_table.actors = await turn_holders(db.engine)
+            report.encounters = await store_more_encounters(db.engine, options.encounters)
             say(f"{report.encounters:,} encounters stored; warming up")
             makers = {FLOOR: request_maker(tables[FLOOR], FLOOR)}
             makers |= {c: request_maker(fray_table, c) for c in FRAY_COMMANDS}
@@ -366,7 +317,7 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
                 loads.append(load_average())
             if options.storm:
                 say(f"storm: {options.storm} concurrent changes in one channel")
-                report.storm = await storm(fray_table, fray, options.storm)
+                report.storm = await storm(fray_table, fray, db, options.storm)
             report.rss, report.rss_peak = fray.memory()
         finally:
             await asyncio.gather(floor.stop(), fray.stop())
