@@ -59,7 +59,9 @@ def _nul_to_replacement(
 
 
 def _values(row: Any) -> Any:
-    return row.values() if isinstance(row, dict) else row
+    if isinstance(row, dict):
+        return row.values()
+    return row if isinstance(row, (list, tuple)) else (row,)  # a batched insert's flat list of scalars
 
 
 def _replace_nul(row: Any) -> Any:
@@ -68,7 +70,9 @@ def _replace_nul(row: Any) -> Any:
 
     if isinstance(row, dict):
         return {k: fix(v) for k, v in row.items()}
-    return type(row)(fix(v) for v in row)
+    if isinstance(row, (list, tuple)):
+        return type(row)(fix(v) for v in row)
+    return fix(row)
 
 
 def _compact_json(value: Any) -> str:

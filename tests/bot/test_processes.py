@@ -19,7 +19,7 @@ from sqlalchemy.exc import OperationalError
 from bot.db import create_engine, head_revision, migrate, session_factory
 from bot.encounters import edit_encounter, start_encounter
 from bot.errors import Stale
-from bot.models import ChannelConfig, Encounter, EventLog
+from bot.models import ChannelConfig, Encounter, EventLog, SecretRoll
 from bot.reminder_policy import ReminderPolicy
 from bot.reminders import DueStep, ReminderLoop, schedule_turn
 from bot.settings import Settings
@@ -187,3 +187,28 @@ async def test_a_nul_in_text_is_kept_visibly_not_a_failure(processes) -> None:
         edit.config.house_rules = {"x\x00": {"y": "z\x00"}}  # JSON escapes it: kept as typed on both
     async with store.sessions() as session:
         assert (await session.get(ChannelConfig, HERE.channel_id)).house_rules == {"x\x00": {"y": "z\x00"}}
+
+
+async def test_a_batched_insert_returning_ids_passes_the_nul_guard(processes) -> None:
+    """Several rows inserted at once with their ids back (SQLAlchemy's batched form) are let through, and a
+    NUL in one of them becomes visible, not a failure."""
+    import sqlalchemy as sa
+
+    table = SecretRoll.__table__  # type: ignore[attr-defined]
+    rows = [
+        {
+            "guild_id": 1,
+            "channel_id": 2,
+            "user_id": 3,
+            "expression": e,
+            "result_text": "4",
+            "created_at": START,
+        }
+        for e in ("1d6", "2d6\x00", "3d6")
+    ]
+    async with processes[0].store.sessions() as session, session.begin():
+        ids = (await session.exec(sa.insert(table).returning(table.c.id), params=rows)).scalars().all()
+    assert len(ids) == 3
+    async with processes[0].store.sessions() as session:
+        kept = (await session.exec(sa.select(table.c.expression).order_by(table.c.id))).scalars().all()
+    assert kept == ["1d6", "2d6\ufffd" if ON_POSTGRES else "2d6\x00", "3d6"]
