@@ -159,7 +159,7 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
                 interaction.client, interaction.channel_id or 0, interaction.guild_id or 0, result
             )
             return
-        await _retire_previous(interaction.client, result.encounter_id, sent)
+        await _retire_previous(interaction.client, result, interaction.channel_id or 0, sent)
 
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
@@ -171,26 +171,33 @@ async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: 
         content, view, mentions = message
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
         sent = await channel.send(content, view=view, allowed_mentions=mentions)
-        await _retire_previous(bot, result.encounter_id, sent)
+        await _retire_previous(bot, result, channel_id, sent)
 
 
-async def _retire_previous(bot: Any, encounter_id: int, sent: Any) -> None:
-    """The encounter's previous announcement loses its End turn button (its turn has passed; the Status
-    button stays): one edit, best effort — the change is committed and announced whatever happens here."""
-    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
-    if not isinstance(keeper, LiveTrackers) or sent is None:
-        return
-    old = keeper.announced(encounter_id, sent.channel.id, sent.id)
-    if old is None:
-        return
-    channel_id, message_id = old
+def retired_view(result: EncounterResult) -> discord.ui.View:
+    """An announcement's buttons once its turn has passed: all but End turn (Status, and the turn's own
+    extras such as a Death Save, which refuse a click on a passed turn themselves)."""
+    view = turn_view(result.encounter_id, None, end_turn=False)
+    for item in extra_buttons(result, result.turn.key[:64]):
+        view.add_item(item)
+    return view
+
+
+async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
+    """The encounter's previous announcement loses its End turn button (its turn has passed): one edit, best
+    effort — the change is committed and announced whatever happens here."""
     try:
-        channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
-        await channel.get_partial_message(message_id).edit(
-            view=turn_view(encounter_id, None, end_turn=False), allowed_mentions=NO_MENTIONS
-        )
+        keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
+        if not isinstance(keeper, LiveTrackers) or sent is None:
+            return
+        old = keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result))
+        if old is None:
+            return
+        old_channel, message_id, view = old
+        channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
+        await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
     except Exception:
-        log.warning("could not take the End turn button off announcement %s", message_id, exc_info=True)
+        log.warning("could not take the End turn button off the last announcement", exc_info=True)
 
 
 # --- acting for a combatant -----------------------------------------------------------------------------
