@@ -47,7 +47,7 @@ from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import encounters as text
 from cogs.text import log as log_text
 from cogs.text.messages import happened_to, tell
-from cogs.tracker import refresh_tracker
+from cogs.tracker import LiveTrackers, refresh_tracker
 from rules.encounter import TrackerView, TurnStatus
 from rules.errors import NotFound, RulesError
 from rules.systems.registry import get_system
@@ -154,11 +154,13 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
     if message is not None:
         content, view, mentions = message
         try:
-            await interaction.followup.send(content, view=view, allowed_mentions=mentions)
+            sent = await interaction.followup.send(content, view=view, allowed_mentions=mentions, wait=True)
         except discord.NotFound:  # the interaction could not be answered: the announcement and ping still go
             await announce_in_channel(
                 interaction.client, interaction.channel_id or 0, interaction.guild_id or 0, result
             )
+            return
+        await _retire_previous(interaction.client, result, interaction.channel_id or 0, sent)
 
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
@@ -169,7 +171,34 @@ async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: 
     if message is not None:
         content, view, mentions = message
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        await channel.send(content, view=view, allowed_mentions=mentions)
+        sent = await channel.send(content, view=view, allowed_mentions=mentions)
+        await _retire_previous(bot, result, channel_id, sent)
+
+
+def retired_view(result: EncounterResult) -> discord.ui.View:
+    """An announcement's buttons once its turn has passed: all but End turn (Status, and the turn's own
+    extras such as a Death Save, which refuse a click on a passed turn themselves)."""
+    view = turn_view(result.encounter_id, None, end_turn=False)
+    for item in extra_buttons(result, result.turn.key[:64]):
+        view.add_item(item)
+    return view
+
+
+async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
+    """The encounter's previous announcement loses its End turn button (its turn has passed): one edit, best
+    effort — the change is committed and announced whatever happens here."""
+    try:
+        keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
+        if not isinstance(keeper, LiveTrackers) or sent is None:
+            return
+        old = keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result))
+        if old is None:
+            return
+        old_channel, message_id, view = old
+        channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
+        await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
+    except Exception:
+        log.warning("could not take the End turn button off the last announcement", exc_info=True)
 
 
 # --- acting for a combatant -----------------------------------------------------------------------------

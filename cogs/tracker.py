@@ -38,6 +38,10 @@ class LiveTrackers(commands.Cog):
         self._running: set[int] = set()  # encounter ids with a refresh in progress
         self._again: set[int] = set()  # … and asked again meanwhile
         self._below: dict[int, tuple[int, int]] = {}  # channel id → (tracker message id, messages after it)
+        # encounter id → (channel id, message id, its buttons once its turn has passed) of its latest turn
+        # announcement, which the next one edits down (in memory: after a restart the old button stays, and
+        # a click on it is refused)
+        self._announced: dict[int, tuple[int, int, Any]] = {}
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -69,6 +73,17 @@ class LiveTrackers(commands.Cog):
 
     def shown(self, channel_id: int, message_id: int, below: int = 0) -> None:
         self._below[channel_id] = (message_id, below)
+
+    def announced(
+        self, encounter_id: int, channel_id: int, message_id: int, retired: Any
+    ) -> tuple[int, int, Any] | None:
+        """Remember the latest announcement of ``encounter_id`` (``retired``: what it shows once its turn has
+        passed); return the one it replaces, if any. Of two posted at once, the later message stays latest."""
+        before = self._announced.get(encounter_id)
+        if before is not None and before[1] > message_id:
+            return (channel_id, message_id, retired)
+        self._announced[encounter_id] = (channel_id, message_id, retired)
+        return before
 
 
 async def _below(channel: Any, message_id: int) -> int:

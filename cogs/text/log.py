@@ -72,17 +72,54 @@ def _value(key: str, value: Any, names: Mapping[str, str]) -> str | None:
         return names.get(str(value), str(value))
     if isinstance(value, bool):
         return "yes" if value else None
+    if isinstance(value, float):
+        return _number(value)
+    if isinstance(value, dict) and set(value) == {"dice", "pips"}:  # a D6 die code, as the sheet writes it
+        pips = value["pips"]
+        return f"{value['dice']}D" + (f"{pips:+d}" if isinstance(pips, int) and pips else "")
     if isinstance(value, dict):
+        # a record's flags read as the top level's do: a yes is shown, a no is left out
         inner = [
-            f"{k}: {names.get(str(v), v) if k in ID_KEYS else v}"
+            f"{k.replace('_', ' ')}: {names.get(str(v), v) if k in ID_KEYS else _plain(v)}"
             for k, v in value.items()
-            if not isinstance(v, dict | list) and v not in (None, "")
+            if not isinstance(v, dict | list) and v not in (None, "") and v is not False
         ]
         return "(" + ", ".join(inner) + ")" if inner else None
     if isinstance(value, list):
         items = [_item(v, names) for v in value]
         return ", ".join(i for i in items[:10] if i) or None
     return str(value)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value.is_integer() else str(value)
+
+
+def _plain(value: Any) -> Any:
+    if value is True:
+        return "yes"
+    return _number(value) if isinstance(value, float) else value
+
+
+def _times(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The event's fields with each ``<x>minute`` / ``<x>segment`` pair as one time, as players say it
+    (``lands at = 2:25``), where the other fields stay as they are."""
+    out: dict[str, Any] = {}
+    for key, value in event.items():
+        if key.endswith("segment") and f"{key[:-7]}minute" in event:
+            continue
+        prefix = key[:-6] if key.endswith("minute") else None
+        segment = event.get(f"{prefix}segment") if prefix is not None else None
+        if prefix is None or not isinstance(value, int) or not isinstance(segment, int):
+            out[key] = value
+            continue
+        label = prefix.rstrip("_").replace("_", " ")
+        if not label:
+            label = "to" if "from_minute" in event else "at"
+        elif label != "from":
+            label = f"{label} at"
+        out[label] = f"{value}:{segment:02d}"
+    return out
 
 
 def dice_text(dice: Iterable[Mapping[str, Any]]) -> str:
@@ -100,10 +137,15 @@ def event_line(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
         line = escape_mentions(" ".join(str(event.get("text", "")).split())[:300])
     else:
         fields = []
-        for key, value in event.items():
+        shown_names: set[str] = set()
+        for key, value in _times(event).items():
             if key in HIDDEN_KEYS:
                 continue
             shown = _value(key, value, names)
+            if key in ID_KEYS and shown is not None:
+                shown_names.add(shown)
+            if key == "name" and shown in shown_names:
+                continue  # the combatant's name, already shown for its id
             if shown is not None:
                 plain = isinstance(value, int | float) and not isinstance(value, bool)
                 fields.append(f"{key.replace('_', ' ')} = {shown if plain else clean(shown, 300)}")

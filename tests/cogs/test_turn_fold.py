@@ -41,3 +41,48 @@ def test_a_plan_of_several_actions_keeps_its_lock_in_and_penalty() -> None:
     lines = story(out.events, NAMES, bullets=False)
     assert any(x.startswith("📎 Eva locks in: 1. attack T") for x in lines), lines
     assert any("the multi-action penalty" in x for x in lines), lines
+
+
+# --- Nyra and Kaernest, by the passings their text modules declare --------------------------------------
+
+
+def test_a_nyra_turn_passing_is_one_line_and_a_new_phase_is_named_in_it() -> None:
+    from tests.rules.nyra.test_adapter import SYSTEM as NYRA
+    from tests.rules.nyra.test_adapter import call, duel
+
+    names = {"d1": "Duelist 1", "d2": "Duelist 2"}
+    out = call(NYRA.end_turn, duel(), "d1")
+    assert story(out.events, names, bullets=False) == [
+        "⏹️ **Duelist 1**'s turn ends → Phase 1: **Duelist 2**'s turn, with 6 delay to spend"
+    ]
+    again = call(NYRA.gm_next, out.state)
+    (line,) = story(again.events, names, bullets=False)
+    assert line.startswith("⏹️ **Duelist 2**'s turn is ended by the GM → Phase 2 begins: **Duelist 1**'s turn")
+    assert "Phase 2 begins." not in line and len(lines_of(again.events, names)) == 3
+
+
+def test_a_kaernest_wait_and_the_clock_running_on_are_one_heading() -> None:
+    from cogs.text.events.registry import Heading
+    from rules.dice import ScriptedDice
+    from tests.rules.kaernest.test_adapter import HOUSE as KHOUSE
+    from tests.rules.kaernest.test_adapter import K, begun
+
+    with ScriptedDice([]) as dice:
+        out = K.end_turn(begun().state, "a", dice, KHOUSE)
+    (line,) = story(out.events, {"a": "Ada"})
+    assert line == "⏹️ **Ada**'s turn ends: waits a segment → the clock runs on to **1:16**"
+    assert isinstance(line, Heading)
+
+
+def test_a_passing_is_not_folded_when_one_of_its_events_carries_dice() -> None:
+    from rules.dice import Die
+    from rules.systems.nyra.events import PhaseStarted, TurnEnded, TurnStarted
+
+    names = {"a": "A", "b": "B"}
+    rolled = (
+        TurnEnded("a", "A", "player", 0),
+        PhaseStarted(2, dice=(Die(6, 3, label="tie"),)),
+        TurnStarted("b", "B", 2, 3, 5, 0),
+    )
+    lines = story(rolled, names, bullets=False)
+    assert len(lines) == 3, lines  # the die stays where it was rolled

@@ -3,10 +3,14 @@ readings (explode, Wild Die 1) when they happened, and the outcome."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cogs.text.common import clean
 from cogs.text.events.parts import house, mods_text, named, plus, roles, signed, terms, who
+from cogs.text.events.passing import passes
 from cogs.text.events.registry import Names, renders
 from rules.dice import Die
+from rules.events import Event
 from rules.systems.d6.events import (
     ActionDeclared,
     AttackRolled,
@@ -460,6 +464,11 @@ def turn_ended(e: TurnEnded, n: Names) -> str:
 @renders(TurnStarted)
 def turn_started(e: TurnStarted, n: Names) -> str:
     return f"▶️ Round {e.round}: {who(n, e.who)}'s turn"
+
+
+@passes(TurnEnded, TurnStarted, keeps=(InitiativeOrder,), actor="who", done_note="'s turn is done.")
+def turn_passes(ended: TurnEnded, started: TurnStarted, between: Sequence[Event], n: Names) -> str:
+    return f"⏹️ {who(n, ended.who)}'s turn ends → Round {started.round}: {who(n, started.who)}'s turn"
 
 
 @renders(DeathSaveOwed)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cogs.text.common import clean
 from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who
+from cogs.text.events.passing import passes
 from cogs.text.events.registry import Heading, Names, renders
 from cogs.text.events.shared import sheet_refreshed_text
+from rules.events import Event
 from rules.systems.kaernest.events import (
     ActionCancelled,
     ActionDeclared,
@@ -206,6 +210,15 @@ def waited(e: Waited, n: Names) -> str:
         f"⏳ {who(n, e.combatant)} waits at {at(e.minute, e.segment)} and declares at "
         f"**{at(e.next_minute, e.next_segment)}**"
     )
+
+
+@passes(Waited, ClockAdvanced)
+def turn_passes(ended: Waited, clock: ClockAdvanced, between: Sequence[Event], n: Names) -> Heading:
+    """``/turn end`` and the clock running on at once: ``⏹️ Eva's turn ends: waits a segment → the clock runs
+    on to 1:08`` (who declares there is the announcement's to say: the events do not name them)."""
+    again, to = at(ended.next_minute, ended.next_segment), at(clock.minute, clock.segment)
+    waits = "waits a segment" if again == to else f"waits to declare at {again}"
+    return Heading(f"⏹️ {who(n, ended.combatant)}'s turn ends: {waits} → the clock runs on to **{to}**")
 
 
 @renders(CheckRolled)

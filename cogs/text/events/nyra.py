@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cogs.text.common import clean
 from cogs.text.events.parts import die_text, house, plus, roles, signed, terms, who
+from cogs.text.events.passing import passes
 from cogs.text.events.registry import Names, renders
 from cogs.text.events.shared import sheet_refreshed_text
+from rules.events import Event
 from rules.systems.nyra.checks import CheckResult
 from rules.systems.nyra.events import (
     CheckMade,
@@ -201,6 +205,21 @@ def turn_started(e: TurnStarted, n: Names) -> str:
 @renders(PhaseStarted)
 def phase_started(e: PhaseStarted, n: Names) -> str:
     return f"🔄 Phase {e.phase} begins."
+
+
+@passes(TurnEnded, TurnStarted, absorbs=(PhaseStarted,))
+def turn_passes(ended: TurnEnded, started: TurnStarted, between: Sequence[Event], n: Names) -> str:
+    """``⏹️ Vale's turn ends → Phase 2 begins: Orn's turn, with 8 delay to spend`` (the delay left unused is
+    lost either way; a reason other than the player's own is kept)."""
+    said = "'s turn ends" if ended.reason == "player" else TURN_END_REASONS.get(ended.reason)
+    said = said or f"'s turn ends ({clean(ended.reason, 60)})"
+    space = "" if said.startswith("'") else " "
+    began = " begins" if any(isinstance(e, PhaseStarted) for e in between) else ""
+    bleed = f"; bleeding {started.bleeding} a phase" if started.bleeding else ""
+    return (
+        f"⏹️ {who(n, ended.combatant)}{space}{said} → Phase {started.phase}{began}: "
+        f"{who(n, started.combatant)}'s turn, with {started.delay_pool} delay to spend{bleed}"
+    )
 
 
 @renders(SequenceRolled)

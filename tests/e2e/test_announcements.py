@@ -1,0 +1,67 @@
+"""An old turn announcement stops offering its End turn button: each new announcement of an encounter (after
+a command, or the reminder loop's skip) edits the one before it down to its Status button, once."""
+
+from __future__ import annotations
+
+from bot.playground.loopback import FakeMessage
+from rules.dice import RandomDice
+from tests.e2e.conftest import Harness
+from tests.e2e.test_encounters import announcement, ok, setup_gm
+from tests.e2e.test_reminder_flow import T0, H, _fight_until_the_players_turn
+from tests.e2e.test_reminders import Clock, reminder_loop
+
+END = "fray:end-turn:"
+
+
+def ends(message: FakeMessage) -> bool:
+    return any(c.startswith(END) for c in message.custom_ids)
+
+
+def announcements(fray: Harness) -> list[FakeMessage]:
+    return [m for m in fray.fd.channel_messages(fray.channel) if m.content.startswith("🔔")]
+
+
+async def test_after_two_turn_passes_only_the_latest_announcement_offers_end_turn(fray: Harness) -> None:
+    fray.dice.current = RandomDice(3)
+    await setup_gm(fray, "d6")
+    await ok(fray, fray.gm, "encounter start", name="Ford")
+    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=3, side="wolves")
+    first = announcement(await ok(fray, fray.gm, "encounter begin"))
+    assert ends(first)
+    second = announcement(await ok(fray, fray.gm, "gm next"))
+    edits = len(first.history)
+    third = announcement(await ok(fray, fray.gm, "gm next"))
+    assert len(first.history) == edits and len(second.history) == 1  # one edit per passing, each once
+    assert not ends(first) and not ends(second) and ends(third)
+    assert [m.id for m in announcements(fray) if ends(m)] == [third.id]
+    assert all(any(c.startswith("fray:status:") for c in m.custom_ids) for m in (first, second, third))
+    assert "Wolf" in first.content  # the text stays as it was
+
+
+async def test_the_reminder_loops_skip_retires_the_announcement_it_replaces(fray: Harness) -> None:
+    clock = Clock(T0)
+    bot = await fray.restart(clock=clock)
+    await ok(fray, fray.owner, "gm reminders", after="2h", repeat="2h", max=1, then="skip")
+    await _fight_until_the_players_turn(fray, clock)
+    before = announcements(fray)[-1]
+    assert ends(before) and "Ayla" in before.content
+    loop = reminder_loop(bot)
+    clock.now = T0 + 2 * H
+    await loop.tick()
+    clock.now = T0 + 4 * H  # the turn is skipped: the loop announces the Bandit's
+    await loop.tick()
+    await fray.fd.flush()
+    latest = announcements(fray)[-1]
+    assert latest.id != before.id and "Bandit" in latest.content and ends(latest)
+    assert not ends(before)
+
+
+async def test_an_announcement_that_cannot_be_edited_does_not_fail_the_turn_passing(fray: Harness) -> None:
+    fray.dice.current = RandomDice(3)
+    await setup_gm(fray, "d6")
+    await ok(fray, fray.gm, "encounter start", name="Ford")
+    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
+    first = announcement(await ok(fray, fray.gm, "encounter begin"))
+    await fray.fd.delete_message(first)  # the edit meets a 404
+    r = await ok(fray, fray.gm, "gm next")
+    assert ends(announcement(r)) and "turn" in r.content
