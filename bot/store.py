@@ -111,7 +111,10 @@ class _WriteTurn:
 async def write_turn(session: AsyncSession) -> None:
     """Before a change's first write: wait for the database's one writer (kept until the commit)."""
     turn = session.info.get(WRITE_TURN)
-    if turn is not None:
+    if turn is not None and not turn.taken:
+        # The connection first: a turn held while waiting for the pool would wait on the very changes that
+        # hold every pooled connection and wait for the turn (a deadlock until the pool times out).
+        await session.connection()
         await turn.take()
 
 

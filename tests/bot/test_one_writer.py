@@ -7,12 +7,15 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+import sqlalchemy as sa
 
 from bot.db import create_engine, migrate, session_factory
+from bot.models import CommandSync
 from bot.settings import Settings
-from bot.store import Store, Where, channel_key, write_turn
+from bot.store import Store, Where, channel_key, put_row, write_turn
 
 WAIT = 5.0
+NOW = datetime(2026, 5, 6, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -64,3 +67,38 @@ async def test_a_failed_change_gives_its_turn_back(store: Store) -> None:
 
     await asyncio.wait_for(set_system(), WAIT)  # the next write goes through at once
     assert (await store.channel_view(Where(1, 11))).system == "d6"
+
+
+async def test_a_change_waiting_for_a_connection_does_not_hold_the_turn(bot_settings: Settings) -> None:
+    """Every pooled connection held by changes that wait for the turn, and the next change's first statement
+    a write: it must wait for a connection before it takes the turn, or nobody can go on."""
+    engine = create_engine(
+        bot_settings.database_url,
+        database_path=bot_settings.database_path,
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=WAIT,
+    )
+    await migrate(engine)
+    store = Store(session_factory(engine), lambda: datetime(2026, 5, 6, tzinfo=UTC))
+    holding = asyncio.Event()
+
+    async def reads_then_writes() -> None:  # holds the only connection, then wants the turn
+        async with store.change(channel_key(10)) as session:
+            await session.exec(sa.select(sa.literal(1)))  # type: ignore[call-overload]
+            holding.set()
+            await asyncio.sleep(0.2)  # the other change is waiting for the connection meanwhile
+            await put_row(session, CommandSync, {"scope": "a", "payload_hash": "1", "synced_at": NOW})
+
+    async def writes_first() -> None:  # its first statement is a write
+        await asyncio.wait_for(holding.wait(), WAIT)
+        async with store.change(channel_key(11)) as session:
+            await put_row(session, CommandSync, {"scope": "b", "payload_hash": "2", "synced_at": NOW})
+
+    try:
+        await asyncio.wait_for(asyncio.gather(reads_then_writes(), writes_first()), 3 * WAIT)
+        async with store.sessions() as session:
+            scopes = (await session.exec(sa.select(CommandSync.scope))).scalars().all()  # type: ignore[call-overload]
+        assert sorted(scopes) == ["a", "b"]
+    finally:
+        await engine.dispose()
