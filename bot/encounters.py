@@ -212,6 +212,8 @@ class EncounterResult:
     summary: str
     combatants: tuple[CombatantInfo, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+    version: int = 0  # of the encounter as this change left it
+    tracker_message_id: int | None = None  # the live tracker as the change found it
 
     @property
     def names(self) -> dict[str, str]:
@@ -761,6 +763,8 @@ class EncounterEdit:
             summary=self.summary or self.command,
             combatants=_infos(self.combatants),
             extra=dict(self.extra),
+            version=self.loaded_version + 1,
+            tracker_message_id=self.encounter.tracker_message_id,
         )
 
 

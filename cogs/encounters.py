@@ -148,7 +148,7 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
     mentioning the controlling member only, with the buttons."""
     if interaction.channel_id is not None and interaction.guild_id is not None:
         await refresh_tracker(
-            interaction.client, interaction.channel_id, interaction.guild_id, result.encounter_id
+            interaction.client, interaction.channel_id, interaction.guild_id, result.encounter_id, result
         )
     message = turn_message(result)
     if message is not None:
@@ -166,7 +166,7 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
     """The same announcement without an interaction (the reminder loop's skip)."""
     if result.turn_changed:
-        await refresh_tracker(bot, channel_id, guild_id, result.encounter_id)
+        await refresh_tracker(bot, channel_id, guild_id, result.encounter_id, result)
     message = turn_message(result)
     if message is not None:
         content, view, mentions = message
@@ -658,7 +658,11 @@ class Encounters(
             text.ended(name, edit.result.tracker, total), allowed_mentions=NO_MENTIONS
         )
         await refresh_tracker(
-            self.bot, where(interaction).channel_id, where(interaction).guild_id, edit.result.encounter_id
+            self.bot,
+            where(interaction).channel_id,
+            where(interaction).guild_id,
+            edit.result.encounter_id,
+            edit.result,
         )
 
 

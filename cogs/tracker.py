@@ -8,15 +8,17 @@ A tracker that cannot be shown never fails the change that asked for it: the cha
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
 import discord
 from discord.ext import commands
 
-from bot.encounters import EncounterRead, load_encounter, set_tracker_message
+from bot.encounters import EncounterRead, EncounterResult, load_encounter, set_tracker_message
 from cogs.errors import NO_MENTIONS
 from cogs.text import encounters as text
+from rules.encounter import TrackerView, TurnStatus
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,8 @@ class LiveTrackers(commands.Cog):
         # announcement, which the next one edits down (in memory: after a restart the old button stays, and
         # a click on it is refused)
         self._announced: dict[int, tuple[int, int, Any]] = {}
+        self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
+        self._posted: dict[int, int] = {}  # encounter id → the tracker message this process posted last
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -49,7 +53,13 @@ class LiveTrackers(commands.Cog):
         if seen is not None and message.id > seen[0]:
             self._below[message.channel.id] = (seen[0], seen[1] + 1)
 
-    async def refresh(self, bot: Any, channel_id: int, guild_id: int, encounter_id: int) -> None:
+    async def refresh(
+        self, bot: Any, channel_id: int, guild_id: int, encounter_id: int, shot: Shot | None = None
+    ) -> None:
+        if shot is not None:
+            latest = self._latest.get(encounter_id)
+            if latest is None or latest.version < shot.version:
+                self._latest[encounter_id] = shot
         if encounter_id in self._running:
             self._again.add(encounter_id)
             return
@@ -74,6 +84,17 @@ class LiveTrackers(commands.Cog):
     def shown(self, channel_id: int, message_id: int, below: int = 0) -> None:
         self._below[channel_id] = (message_id, below)
 
+    def posted(self, encounter_id: int, message_id: int) -> None:
+        self._posted[encounter_id] = message_id
+
+    def take_latest(self, encounter_id: int) -> Shot | None:
+        """The newest change's picture (then forgotten), with the tracker message this process knows best."""
+        shot = self._latest.pop(encounter_id, None)
+        known = self._posted.get(encounter_id)
+        if shot is not None and known is not None:
+            shot = dataclasses.replace(shot, tracker_message_id=known)
+        return shot
+
     def announced(
         self, encounter_id: int, channel_id: int, message_id: int, retired: Any
     ) -> tuple[int, int, Any] | None:
@@ -94,40 +115,77 @@ async def _below(channel: Any, message_id: int) -> int:
     return count
 
 
-async def refresh_tracker(bot: Any, channel_id: int, guild_id: int, encounter_id: int) -> None:
-    """Edit the encounter's tracker in place, or post it (again) when there is none to edit."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Shot:
+    """What a tracker shows, as a change left it (so showing it needs no read) or as read."""
+
+    name: str
+    tracker: TrackerView
+    turn: TurnStatus
+    status: str
+    version: int
+    tracker_message_id: int | None
+
+    @classmethod
+    def of_result(cls, result: EncounterResult) -> Shot:
+        return cls(
+            result.name, result.tracker, result.turn, result.status, result.version, result.tracker_message_id
+        )
+
+    @classmethod
+    def of_read(cls, read: EncounterRead) -> Shot:
+        enc = read.encounter
+        return cls(enc.name, read.tracker(), read.turn(), enc.status, enc.version, enc.tracker_message_id)
+
+
+async def refresh_tracker(
+    bot: Any, channel_id: int, guild_id: int, encounter_id: int, result: EncounterResult | None = None
+) -> None:
+    """Edit the encounter's tracker in place, or post it (again) when there is none to edit. With the
+    change's ``result`` it shows that without reading the encounter again."""
+    shot = Shot.of_result(result) if result is not None else None
     keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
     if isinstance(keeper, LiveTrackers):
-        await keeper.refresh(bot, channel_id, guild_id, encounter_id)
+        await keeper.refresh(bot, channel_id, guild_id, encounter_id, shot)
     else:
-        await _refresh_once(bot, channel_id, guild_id, encounter_id, None)
+        await _refresh_once(bot, channel_id, guild_id, encounter_id, None, shot)
 
 
 async def _refresh_once(
-    bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: LiveTrackers | None
+    bot: Any,
+    channel_id: int,
+    guild_id: int,
+    encounter_id: int,
+    keeper: LiveTrackers | None,
+    shot: Shot | None = None,
 ) -> None:
     try:
-        read = await load_encounter(bot, encounter_id=encounter_id)
-        if read is None or (read.encounter.status == "setup" and read.encounter.tracker_message_id is None):
+        if keeper is not None:
+            shot = keeper.take_latest(encounter_id)
+        if shot is None:
+            read = await load_encounter(bot, encounter_id=encounter_id)
+            if read is None:
+                return
+            shot = Shot.of_read(read)
+        if shot.status == "setup" and shot.tracker_message_id is None:
             return  # posted when the fight begins
-        embed = tracker_of(read)
+        embed = text.tracker_embed(shot.name, shot.tracker, shot.turn, shot.status)
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        old = read.encounter.tracker_message_id
-        if old is not None and (
-            read.encounter.status == "ended" or await _scrolled(keeper, channel, old) < SCROLLED
-        ):
+        old = shot.tracker_message_id
+        if old is not None and (shot.status == "ended" or await _scrolled(keeper, channel, old) < SCROLLED):
             try:
                 await channel.get_partial_message(old).edit(embed=embed, allowed_mentions=NO_MENTIONS)
                 return
             except discord.NotFound:
                 pass  # deleted: post a new one
-        if read.encounter.status == "ended":
+        if shot.status == "ended":
             return
         message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
         if not await set_tracker_message(bot, channel_id, encounter_id, message.id, old):
             await message.delete()  # another change posted one first: keep that one
         elif keeper is not None:
             keeper.shown(channel_id, message.id)
+            keeper.posted(encounter_id, message.id)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
 
