@@ -21,12 +21,17 @@ def announcements(fray: Harness) -> list[FakeMessage]:
     return [m for m in fray.fd.channel_messages(fray.channel) if m.content.startswith("🔔")]
 
 
-async def test_after_two_turn_passes_only_the_latest_announcement_offers_end_turn(fray: Harness) -> None:
+async def wolves_at_the_ford(fray: Harness, count: int) -> FakeMessage:
+    """A running D6 fight against ``count`` wolves; its first turn announcement."""
     fray.dice.current = RandomDice(3)
     await setup_gm(fray, "d6")
     await ok(fray, fray.gm, "encounter start", name="Ford")
-    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=3, side="wolves")
-    first = announcement(await ok(fray, fray.gm, "encounter begin"))
+    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=count, side="wolves")
+    return announcement(await ok(fray, fray.gm, "encounter begin"))
+
+
+async def test_after_two_turn_passes_only_the_latest_announcement_offers_end_turn(fray: Harness) -> None:
+    first = await wolves_at_the_ford(fray, 3)
     assert ends(first)
     second = announcement(await ok(fray, fray.gm, "gm next"))
     edits = len(first.history)
@@ -57,11 +62,7 @@ async def test_the_reminder_loops_skip_retires_the_announcement_it_replaces(fray
 
 
 async def test_an_announcement_that_cannot_be_edited_does_not_fail_the_turn_passing(fray: Harness) -> None:
-    fray.dice.current = RandomDice(3)
-    await setup_gm(fray, "d6")
-    await ok(fray, fray.gm, "encounter start", name="Ford")
-    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
-    first = announcement(await ok(fray, fray.gm, "encounter begin"))
+    first = await wolves_at_the_ford(fray, 2)
     await fray.fd.delete_message(first)  # the edit meets a 404
     r = await ok(fray, fray.gm, "gm next")
     assert ends(announcement(r)) and "turn" in r.content
