@@ -14,6 +14,7 @@ Saving compares each row with the values it was loaded with and writes only what
 from __future__ import annotations
 
 import functools
+import types
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -202,10 +203,19 @@ def _labelled(table: Any, prefix: str) -> list[sa.ColumnElement[Any]]:
     return [c.label(prefix + c.name) for c in table.c]
 
 
+@functools.cache
+def plain(model: type) -> type:
+    """A row of ``model`` as plain attributes: what a change reads and never adds to a session (a SQLModel
+    instance costs more to make than the statement that read it). It keeps the model's ``__table__``."""
+    return type(f"Plain{model.__name__}", (types.SimpleNamespace,), {"__table__": model.__table__})  # type: ignore[attr-defined]
+
+
 def _part(row: Mapping[str, Any], prefix: str, model: type, key: str) -> Any:
     if row[prefix + key] is None:
         return None
-    return model(**{name.removeprefix(prefix): v for name, v in row.items() if name.startswith(prefix)})
+    return plain(model)(
+        **{name.removeprefix(prefix): v for name, v in row.items() if name.startswith(prefix)}
+    )
 
 
 _BY_ID = sa.select(_ENCOUNTER).where(_ENCOUNTER.c.id == sa.bindparam("encounter_id"))
@@ -213,7 +223,7 @@ _BY_ID = sa.select(_ENCOUNTER).where(_ENCOUNTER.c.id == sa.bindparam("encounter_
 
 async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter | None:
     row = (await session.exec(_BY_ID, params={"encounter_id": encounter_id})).mappings().first()  # type: ignore[call-overload]
-    return Encounter(**row) if row is not None else None
+    return plain(Encounter)(**row) if row is not None else None
 
 
 @functools.cache

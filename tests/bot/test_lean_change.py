@@ -99,3 +99,13 @@ async def test_a_change_reads_once_and_writes_only_what_changed(bot: FakeBot) ->
 def test_the_plain_rows_have_the_tables_columns() -> None:
     for row, table in ((CombatantRow, COMBATANTS), (GrappleRow, GRAPPLES)):
         assert [f.name for f in dataclasses.fields(row)] == [c.name for c in table.columns]
+
+
+def test_a_plain_row_keeps_its_models_table_and_columns() -> None:
+    """What a change reads is plain data that still names its table (undo snapshots read the columns)."""
+    from bot.encounter_rows import plain
+    from bot.models import Encounter
+
+    row = plain(Encounter)(id=1, name="Ford", version=3)
+    assert type(row).__table__ is Encounter.__table__  # type: ignore[attr-defined]
+    assert (row.name, row.version) == ("Ford", 3) and plain(Encounter) is type(row)
