@@ -18,7 +18,7 @@ import types
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -58,6 +58,7 @@ class CombatantRow:
     """A ``combatant`` row as plain data (a SQLModel instance costs ~20× as much to make, and a change makes
     several per combatant). Its fields are the table's columns (a test keeps them so)."""
 
+    __table__: ClassVar[sa.Table] = COMBATANTS
     id: int
     encounter_id: int
     entry: int
@@ -81,6 +82,7 @@ class CombatantRow:
 class GrappleRow:
     """A ``grapple`` row as plain data."""
 
+    __table__: ClassVar[sa.Table] = GRAPPLES
     id: int
     encounter_id: int
     a_id: int
@@ -89,13 +91,9 @@ class GrappleRow:
     pinned_id: int | None = None
 
 
-_COMBATANT_COLUMNS = tuple(c.name for c in COMBATANTS.columns)
-_GRAPPLE_COLUMNS = tuple(c.name for c in GRAPPLES.columns)
-
-
-def values_of(row: CombatantRow | GrappleRow) -> Values:
-    names = _COMBATANT_COLUMNS if isinstance(row, CombatantRow) else _GRAPPLE_COLUMNS
-    return {name: getattr(row, name) for name in names}
+def values_of(row: Any) -> Values:
+    """Every column of a row (plain or model), by its table."""
+    return {c.name: getattr(row, c.name) for c in type(row).__table__.columns}
 
 
 def combatant(values: Values) -> CombatantRow:

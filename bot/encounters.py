@@ -148,9 +148,7 @@ def resolve(rows: Sequence[CombatantRow], typed: str) -> CombatantRow:
 
 def _row_dict(row: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    names = [c.name for c in type(row).__table__.columns] if hasattr(type(row), "__table__") else None
-    for name in names if names is not None else encounter_rows.values_of(row):
-        value = getattr(row, name)
+    for name, value in encounter_rows.values_of(row).items():
         if isinstance(value, datetime):
             value = value.isoformat()
         out[name] = value  # JSON as loaded: loaded rows are replaced, never changed in place

@@ -25,10 +25,6 @@ log = logging.getLogger(__name__)
 SCROLLED = 30  # messages below it, after which players would have to scroll to find it
 
 
-def tracker_of(read: EncounterRead) -> discord.Embed:
-    return text.tracker_embed(read.encounter.name, read.tracker(), read.turn(), read.encounter.status)
-
-
 class LiveTrackers(commands.Cog):
     """The live trackers of one bot. At most one refresh runs per encounter: a change that asks while one
     runs leaves it to that one, which then shows the state as it is after every change that asked (under
