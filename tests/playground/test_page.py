@@ -50,6 +50,25 @@ async def choose(page, typed: str, suggestion: str) -> None:
     await option.first.click()
 
 
+async def phone_width(page, entry, screenshots: Path, name: str) -> None:
+    """A screenshot of ``entry`` in a phone-sized window, checking nothing is wider than the phone; then back."""
+    size = page.viewport_size
+    await page.set_viewport_size({"width": 390, "height": 844})
+    # the sidebar folds away into the menu (a short slide)
+    await page.wait_for_function(
+        "document.getElementById('sidebar').getBoundingClientRect().right <= 0", timeout=STEP
+    )
+    await entry.scroll_into_view_if_needed()
+    await shot(page, screenshots, name)
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is wider than the phone: {width}px"
+    # a roll's dice are not broken over two lines
+    dice = entry.locator(".dice")
+    assert await dice.count() > 0
+    assert await dice.evaluate_all("ds => ds.every(d => d.getClientRects().length === 1)")
+    await page.set_viewport_size(size)
+
+
 async def last_message(page, text: str):
     entry = page.locator(".entry", has_text=text).last
     await entry.wait_for(timeout=STEP)
@@ -138,15 +157,32 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     await resolution.wait_for(timeout=STEP)
     await shot(page, screenshots, "06-d6-turn")
     assert "Bandit 1" in await resolution.inner_text()
+    await phone_width(page, resolution, screenshots, "06-d6-turn-phone")
 
     # With `lock` the turn ends by itself (RULES.md §4: a one-action turn is one command): it passes.
     assert "Rook's turn ends" in await resolution.inner_text()
     entry, rooks = await announcement_for(page, "Rook")
     assert not rooks
-    await shot(page, screenshots, "07-end-turn")
     # The attack changed the fight: the live tracker was edited in place, not posted again.
-    await page.locator(f'.entry[data-message="{live_id}"] .edited').wait_for(timeout=STEP)
+    tracker_of_fight = page.locator(f'.entry[data-message="{live_id}"]')
+    await tracker_of_fight.locator(".edited").wait_for(timeout=STEP)
     assert await live.count() == 1
+    # A message of only an embed is marked edited under the embed, not alone above it like a stray line.
+    assert await tracker_of_fight.evaluate(
+        "e => !!(e.querySelector('.embed').compareDocumentPosition(e.querySelector('.edited'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
+
+    # The GM presses End turn on Bandit 1's announcement: Bandit 2's turn, and the tracker edited again.
+    await be(page, "Greta")
+    entry, bandit_1s = await announcement_for(page, "Bandit 1")
+    assert bandit_1s
+    await entry.locator('[data-custom-id^="fray:end-turn:"]').click()
+    await page.locator(".entry", has_text="it is Bandit 2's turn").last.wait_for(timeout=STEP)
+    await tracker_of_fight.filter(has_text="Turn: Bandit 2").wait_for(timeout=STEP)
+    assert await live.count() == 1
+    await shot(page, screenshots, "07-end-turn")
+    await be(page, "Ash")
 
     # Status: the tracker, privately (only Ash sees it).
     await page.locator('.entry [data-custom-id^="fray:status:"]').last.click()
@@ -232,4 +268,7 @@ async def test_the_kaernest_tracker_on_a_phone(table: Playground, browser, scree
     await shot(page, screenshots, "12-kaernest-tracker-phone")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is wider than the phone: {width}px"
+    await page.set_viewport_size({"width": 1280, "height": 860})
+    await tracker.scroll_into_view_if_needed()
+    await shot(page, screenshots, "13-kaernest-tracker-desktop")
     assert not errors, errors

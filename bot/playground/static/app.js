@@ -229,9 +229,11 @@ function messageNode(m, previous, keepGrouped = false) {
     content.innerHTML = markdown(m.content);
     if (m.edited) content.append(el("span", { class: "edited", title: "This message was edited" }, "(edited)"));
     body.append(content);
-  } else if (m.edited && !m.loading) body.append(el("span", { class: "edited" }, "(edited)"));
+  }
   for (const e of m.embeds || []) body.append(embedNode(e));
   for (const a of m.attachments || []) body.append(el("a", { class: "file", href: a.url, download: a.filename }, "📄 ", a.filename, el("span", { class: "size" }, `${Math.max(1, Math.round(a.size / 1024))} KB`)));
+  // with no text to follow, the mark goes under what was edited (alone above it, it reads as the line before's)
+  if (m.edited && !m.content && !m.loading) body.append(el("div", { class: "edited below" }, "(edited)"));
   for (const row of m.components || []) body.append(rowNode(m, row));
   if (m.ephemeral) body.append(el("div", { class: "only-you" }, "👁 Only you can see this · ", el("button", { type: "button", onclick: () => wrap.remove() }, "Dismiss message")));
   wrap.append(el("div", { class: `message${m.ephemeral ? " ephemeral" : ""}` }, compact ? el("span", { class: "avatar-space" }) : avatar(m.author.name), body));
@@ -298,6 +300,8 @@ function markdown(text) {
     .replace(/(^|[^\w])_(?!\s)(.+?)_(?!\w)/g, "$1<i>$2</i>")
     .replace(/~~(.+?)~~/g, "<s>$1</s>")
     .replace(/\|\|(.+?)\|\|/g, '<span class="spoiler">$1</span>')
+    // a roll's dice ("[3 1 2ᵂ]") stay on one line, as they read as one thing
+    .replace(/\[(\d+[ᵂᴳ]*(?: \d+[ᵂᴳ]*)*)\]/g, '<span class="dice">[$1]</span>')
     .replace(/^-# (.*)$/gm, '<span class="sub">$1</span>')
     .replace(/^### (.*)$/gm, "<h3>$1</h3>").replace(/^## (.*)$/gm, "<h2>$1</h2>").replace(/^# (.*)$/gm, "<h1>$1</h1>")
     .replace(/^&gt; (.*)$/gm, "<blockquote>$1</blockquote>")
