@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import discord
 from aiohttp import web
 
 from bot.app import Fray, running
@@ -128,6 +129,8 @@ async def play(
 ) -> None:
     """Run a playground until Ctrl+C (or SIGTERM)."""
     say = say or (lambda line: print(line, flush=True))
+    # Fray has no voice; discord.py's warnings that voice is unsupported only alarm someone trying it out.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     installed = []

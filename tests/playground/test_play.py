@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
+import socket
 import sys
+import webbrowser
 from pathlib import Path
 
 import aiohttp
+import pytest
+
+from bot.playground.run import play, playground
 
 WITHIN = 60.0
 
@@ -56,6 +62,61 @@ async def test_fray_play_demo_serves_the_page(tmp_path: Path) -> None:
         except TimeoutError:
             proc.kill()
             await proc.wait()
-    assert proc.returncode == 0, (await proc.stderr.read()).decode()[-2000:]
+    errors = (await proc.stderr.read()).decode()
+    assert proc.returncode == 0, errors[-2000:]
+    assert "voice will NOT be supported" not in errors  # a newcomer's terminal shows no false alarm
     assert (tmp_path / "var" / "playground.db").is_file()
     assert not (tmp_path / "var" / "fray.db").exists() and not (tmp_path / "var" / "heartbeat").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_play_serves_on_the_port_asked_and_opens_the_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    asked = asyncio.Event()
+
+    def open_page(url: str) -> None:
+        opened.append(url)
+        asked.set()
+
+    monkeypatch.setattr(webbrowser, "open", open_page)
+    lines: list[str] = []
+    port = free_port()
+    database = tmp_path / "var" / "playground.db"
+    task = asyncio.create_task(
+        play(port=port, demo=False, open_page=True, database_path=database, say=lines.append)
+    )
+    waiting = asyncio.create_task(asked.wait())
+    try:
+        await asyncio.wait({task, waiting}, timeout=WITHIN, return_when=asyncio.FIRST_COMPLETED)
+        assert opened == [f"http://127.0.0.1:{port}/"], task.done() and task.exception()
+        assert lines[0] == f"Fray playground: http://127.0.0.1:{port}/"
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=WITHIN)) as http:
+            async with http.get(opened[0]) as r:
+                assert r.status == 200
+    finally:
+        waiting.cancel()
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    assert database.is_file()
+
+
+async def test_sheets_survive_a_restart(tmp_path: Path) -> None:
+    database = tmp_path / "var" / "playground.db"
+    async with playground(database) as pg:
+        ash, d6 = pg.table.players[0], pg.table.channels["d6"]
+        created = await pg.fd.invoke(d6, ash, "character create", name="Quill")
+        assert "created **Quill**" in created.text
+    async with playground(database) as pg:  # the same server, channels and members: Quill is Ash's still
+        ash, d6 = pg.table.players[0], pg.table.channels["d6"]
+        listed = await pg.fd.invoke(d6, ash, "character list")
+        assert "Quill" in listed.text
+        bryn = pg.table.players[1]
+        assert "Quill" not in (await pg.fd.invoke(d6, bryn, "character list")).text
