@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from bot.playground.run import Playground
+from bot.playground.table import demo_sheet_file
 
 STEP = 20_000  # ms: the longest any step may take (the bot answers in well under a second)
 
@@ -268,6 +269,21 @@ async def test_the_kaernest_tracker_on_a_phone(table: Playground, browser, scree
     await shot(page, screenshots, "12-kaernest-tracker-phone")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is wider than the phone: {width}px"
+
+    # Cato brings a sheet of their own: /character import, the file picked with the paperclip.
+    await page.click("#menu-toggle")
+    await be(page, "Cato")
+    await page.fill("#command", "/character import ")
+    async with page.expect_file_chooser(timeout=STEP) as chosen:
+        await page.click("#attach")
+    filename, data, kind = demo_sheet_file("kaernest", "Oren", "Knight")
+    await (await chosen.value).set_files({"name": filename, "mimeType": kind, "buffer": data})
+    await page.wait_for_selector(f'#files .picked:has-text("{filename}")', timeout=STEP)
+    await submit(page)
+    imported = await last_message(page, "Imported")
+    assert "Oren" in await imported.inner_text() and "Only you can see this" in await imported.inner_text()
+    await shot(page, screenshots, "14-import-with-the-paperclip")
+
     await page.set_viewport_size({"width": 1280, "height": 860})
     await tracker.scroll_into_view_if_needed()
     await shot(page, screenshots, "13-kaernest-tracker-desktop")
