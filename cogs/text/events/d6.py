@@ -382,7 +382,7 @@ def grapple_thrown(e: GrappleThrown, n: Names) -> str:
     capped = " (capped)" if e.capped else ""
     return plus(
         f"🌀 {who(n, e.thrower)} throws {who(n, e.thrown)}{storeys}{into}: {e.dice_count}D{capped} "
-        f"rolled {e.rolled} → **{e.amount}** damage{pool_rule(e.roll)}",
+        f"rolled {e.rolled} → **{e.amount}** damage{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(("damage", e.dice)),
     )
 
@@ -404,7 +404,8 @@ def pin_broken(e: PinBroken, n: Names) -> str:
 def taken_down(e: TakenDown, n: Names) -> str:
     return plus(
         f"⬇️ {who(n, e.leader)} takes {who(n, e.target)} down ({clean(e.mode, 30)}): rolled "
-        f"{e.rolled} {signed(e.modifier)} → **{e.amount}**; counter {e.counter}{pool_rule(e.roll)}",
+        f"{e.rolled}{f' {signed(e.modifier)}' if e.modifier else ''} → **{e.amount}**; counter {e.counter}"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(("takedown", e.dice)),
     )
 
