@@ -206,13 +206,17 @@ async def test_undoing_a_lock_in_puts_the_plan_back_and_says_so(fray: Harness) -
 
 
 # --- the instance across encounters -------------------------------------------------------------------
-async def room(fray: Harness, name: str, init: list[int]) -> None:
+async def room(fray: Harness, name: str, init: list[int]) -> str:
+    """The party enters a room: what their joins said."""
     await ok(fray, fray.gm, "encounter start", name=name)
-    for pc in ("Eva", "Markarth", "Orn"):
-        await ok(fray, fray.player, "encounter join", character=pc)
+    said = [
+        (await ok(fray, fray.player, "encounter join", character=pc)).text
+        for pc in ("Eva", "Markarth", "Orn")
+    ]
     await ok(fray, fray.gm, "encounter add", name="Thrall")
     await gm_dice(fray, *init)
     await ok(fray, fray.gm, "encounter begin")
+    return "\n".join(said)
 
 
 async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart(fray: Harness) -> None:
@@ -262,7 +266,9 @@ async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart
         and "Markarth: −3 HP, in Last Gasp (1 turn so far), stored healing 3" in r.content
     )
     await fray.restart()
-    await room(fray, "Room 3", [5, 1, 2, 3])
+    said = await room(fray, "Room 3", [5, 1, 2, 3])
+    assert "🧭 **Markarth** comes in as instance 2 left them: HP −3/12, in Last Gasp (1 turn so far)" in said
+    assert "**1** heal left (Markarth is down, as the instance left them)" in said, said
     read, _ = await current(fray)
     markarth = read.combatant("Markarth")
     assert (markarth.hp, markarth.last_gasp_round, markarth.stored_healing) == (-3, 1, 3)
