@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from tests.e2e.conftest import Harness
-from tests.e2e.test_actions_helpers import d6_sheet, resolution, whose_turn
+from tests.e2e.test_actions_helpers import d6_fight, d6_sheet, resolution, whose_turn
 from tests.e2e.test_d6_table import declare, eva_fight, fight, gm_dice
 from tests.e2e.test_encounters import current, make_character, ok, setup_gm
 
@@ -152,3 +152,15 @@ async def test_a_take_down_rolls_its_damage_with_a_wild_die(fray: Harness) -> No
     text = resolution(r)
     assert "rolled 10 → **10**; counter 0; the Wild Die came up 1 (a complication)" in text, text
     assert "🎲 takedown [2ᴳ 3ᴳ 4ᴳ 1ᵂᴳ]" in text, text
+
+
+# --- the house rule that keeps a locked turn open -----------------------------------------------------
+async def test_with_lock_ends_turn_off_a_locked_turn_waits_for_turn_end(fray: Harness) -> None:
+    eva = d6_sheet("Eva", coordination="4D")
+    await d6_fight(fray, [("Eva", eva)], [("Tassadar", d6_sheet("Tassadar"))], init=[5, 2])
+    await gm_dice(fray, 1, 1, 1, 2)
+    r = await ok(fray, fray.player, "attack", target="Tassadar", lock=True)
+    assert "Eva's turn is locked in; end it with `/turn end`." in resolution(r), resolution(r)
+    assert await whose_turn(fray) == "Eva"
+    await ok(fray, fray.player, "turn end")
+    assert await whose_turn(fray) == "Tassadar"
