@@ -46,6 +46,7 @@ from cogs.deadline import AnswersInTime
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import encounters as text
 from cogs.text import log as log_text
+from cogs.text.errors import describe
 from cogs.text.messages import happened_to, tell
 from cogs.tracker import LiveTrackers, refresh_tracker
 from rules.encounter import TrackerView, TurnStatus
@@ -276,7 +277,7 @@ async def end_turn(
         if prompt is None:
             raise
         await interaction.response.send_message(
-            text.clean(err.reason, 1800), view=prompt, ephemeral=True, allowed_mentions=NO_MENTIONS
+            describe(err)[:1800], view=prompt, ephemeral=True, allowed_mentions=NO_MENTIONS
         )
         return
     assert edit.result is not None

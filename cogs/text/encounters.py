@@ -349,7 +349,7 @@ def tracker_line(row: CombatantView, current: bool, numbers_for_npcs: bool = Fal
     if row.conditions:
         parts.append(", ".join(clean(c, 40) for c in row.conditions[:8]))
     if row.last_gasp_round is not None:
-        parts.append(f"Last Gasp round {row.last_gasp_round}")
+        parts.append(f"Last Gasp turn {row.last_gasp_round}")
     if row.stored_healing:
         parts.append(f"stored healing {row.stored_healing}")
     if row.next_segment:

@@ -44,7 +44,7 @@ async def test_eva_declares_three_actions_each_at_minus_2d_and_the_round_is_undo
     before = await stored_without_version(fray)
     fray.script()
     r = await fray.fd.invoke(fray.channel, fray.player, "attack", target="B 1")
-    assert r.ephemeral and "1 action count: no multi-action penalty" in r.content, r.content
+    assert r.ephemeral and "1 action counts: no multi-action penalty" in r.content, r.content
     r = await fray.fd.invoke(fray.channel, fray.player, "attack", target="B 2", weapon="Short Sword")
     assert r.ephemeral and "every roll at −1D" in r.content
     r = await fray.fd.invoke(fray.channel, fray.player, "defend", stance="dodge")

@@ -59,6 +59,7 @@ async def test_a_last_gasp_character_owes_its_save_and_the_malus_grows_over_thre
     await ok(fray, fray.gm, "turn end", **{"as": "Thug"})
     assert await whose_turn(fray) == "Orn"
     r = await refused(fray, fray.player, "turn end", "owes this turn's Death Save")
+    assert "make it with `/deathsave`" in r.content, r.content  # code, not escaped backticks
     assert any(c.startswith("fray:death-save:") for c in r.custom_ids), r.custom_ids
     # Last Gasp turn 1: 5D, 15 → no effect; the save made, the turn ends by itself.
     await gm_dice(fray, 3, 3, 3, 3, 3)
@@ -135,7 +136,8 @@ async def test_flank_is_shown_with_the_critical_terms(fray: Harness) -> None:
     r = await ok(fray, fray.player, "attack", target="Tassadar", flank=True, lock=True)
     text = resolution(r)
     # 20 against save 10; stage +2 (flank) → 100 %: the threshold is 10, a critical.
-    assert "flank" in text and "**a critical hit**" in text and "so 10 or more is critical" in text, text
+    assert "**a critical hit** — stage 2 (+2 flank/backstab): 100% of the save" in text, text
+    assert "so 10 or more is critical" in text and "critical: the natural dice doubled" in text, text
 
 
 async def test_moving_while_hidden_declares_the_check_and_a_failed_one_reveals(fray: Harness) -> None:
@@ -181,7 +183,11 @@ async def test_the_throw_is_refused_at_resolution_when_the_contest_falls_short(f
     await gm_dice(fray, 2, 2, 3, 1, 2)
     r = await ok(fray, fray.player, "lockin")
     text = resolution(r)
-    assert "counter 2 toward **G**" in text and "grapple skipped" in text and "(it is 2)" in text, text
+    assert "counter 2 toward **G**" in text, text
+    assert (
+        "G's grapple (throw) is skipped: a throw needs the grapple counter at 3 in G's favour (it is 2)."
+        in text
+    ), text
     assert "throws" not in text
 
 
@@ -200,13 +206,17 @@ async def test_undoing_a_lock_in_puts_the_plan_back_and_says_so(fray: Harness) -
 
 
 # --- the instance across encounters -------------------------------------------------------------------
-async def room(fray: Harness, name: str, init: list[int]) -> None:
+async def room(fray: Harness, name: str, init: list[int]) -> str:
+    """The party enters a room: what their joins said."""
     await ok(fray, fray.gm, "encounter start", name=name)
-    for pc in ("Eva", "Markarth", "Orn"):
-        await ok(fray, fray.player, "encounter join", character=pc)
+    said = [
+        (await ok(fray, fray.player, "encounter join", character=pc)).text
+        for pc in ("Eva", "Markarth", "Orn")
+    ]
     await ok(fray, fray.gm, "encounter add", name="Thrall")
     await gm_dice(fray, *init)
     await ok(fray, fray.gm, "encounter begin")
+    return "\n".join(said)
 
 
 async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart(fray: Harness) -> None:
@@ -251,9 +261,14 @@ async def test_seed_markarth_across_two_encounters_of_one_instance_and_a_restart
     await fray.restart()
     # A new instance refills the pool; HP and Last Gasp stay as they are (Markarth still down).
     r = await ok(fray, fray.gm, "gm instance")
-    assert "instance 2" in r.content and "Markarth: -3 HP, Last Gasp, 1 turn, stored healing 3" in r.content
+    assert (
+        "instance 2" in r.content
+        and "Markarth: −3 HP, in Last Gasp (1 turn so far), stored healing 3" in r.content
+    )
     await fray.restart()
-    await room(fray, "Room 3", [5, 1, 2, 3])
+    said = await room(fray, "Room 3", [5, 1, 2, 3])
+    assert "🧭 **Markarth** comes in as instance 2 left them: HP −3/12, in Last Gasp (1 turn so far)" in said
+    assert "**1** heal left (Markarth is down, as the instance left them)" in said, said
     read, _ = await current(fray)
     markarth = read.combatant("Markarth")
     assert (markarth.hp, markarth.last_gasp_round, markarth.stored_healing) == (-3, 1, 3)

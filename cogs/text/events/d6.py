@@ -166,6 +166,12 @@ def action_declared(e: ActionDeclared, n: Names) -> str:
     extra = f" ({a.move})" if getattr(a, "move", "") else ""
     if a.kind == "move":
         extra = f" of {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
+    elif a.kind == "check":
+        extra = f" {clean(a.stat, 30)}" + (f" ({clean(a.note, 60)})" if a.note else "")
+    elif a.kind == "free":
+        kind, extra = "free action", f": {clean(a.note, 60)}" if a.note else ""
+    elif a.kind == "stealth" and a.of_move:
+        kind = "the move's new stealth check"
     return f"📝 {who(n, e.who)} plans action {e.count}: {kind}{extra}{target}"
 
 
@@ -174,11 +180,11 @@ def turn_locked(e: TurnLocked, n: Names) -> str:
     pen = e.penalty_dice or 0
     if not pen:
         return ""  # the plan just shown already says there is no penalty
-    kinds = ", ".join(k.replace("_", " ") for k in e.kinds)
-    free = f", {e.free_declared} free" if e.free_declared else ""
+    # the plan just shown lists the actions: this line says what they cost
+    free = f" ({e.free_declared} free declared, {e.free_allowed} allowed)" if e.free_declared else ""
     return (
-        f"🔒 {who(n, e.who)} locks in {kinds} ({e.counted} counted{free}): **−{pen}D** on every roll "
-        "this turn (the multi-action penalty)"
+        f"🔒 {who(n, e.who)}: {e.counted} actions count{free}, so **−{pen}D** on every roll this turn "
+        "(the multi-action penalty)"
     )
 
 
@@ -262,13 +268,21 @@ def damage_rolled(e: DamageRolled, n: Names) -> str:
     natural = e.natural_roll.dice if e.natural_roll is not None else ()
     scaling_dice = e.dice[len(natural) :]
     scaling = f" + scaling {code_text(e.scaling_code)} {e.scaling}" if e.scaling is not None else ""
-    crit = f"; critical: {clean(e.critical_effect, 60)}" if e.critical else ""
+    effect = CRITICAL_WORDS.get(e.critical_effect, e.critical_effect.replace("_", " "))
+    crit = f"; critical: {clean(effect, 60)}" if e.critical else ""
     return plus(
         f"💥 **{e.amount}** damage to {who(n, e.target)} ({clean(e.weapon, 30)}, {e.weapon_kind}): "
         f"natural {code_text(e.natural_code)} {e.natural}{scaling} against armour {e.armour} — "
         f"{clean(e.rule, 90)}{crit}",
         roles(("natural", natural), ("scaling", scaling_dice)),
     )
+
+
+CRITICAL_WORDS = {
+    "double_natural_dice": "the natural dice doubled",
+    "double_damage": "the damage doubled",
+    "none": "no extra effect",
+}
 
 
 @renders(DamageApplied)
@@ -298,7 +312,8 @@ def heal_rolled(e: HealRolled, n: Names) -> str:
 
 @renders(HealPoolChanged)
 def heal_pool_changed(e: HealPoolChanged, n: Names) -> str:
-    return f"🧺 The party's heal pool: **{e.remaining}** heals left ({named(e.reason, n, 60)})"
+    heals = "heal" if e.remaining == 1 else "heals"
+    return f"🧺 The party's heal pool: **{e.remaining}** {heals} left ({named(e.reason, n, 60)})"
 
 
 @renders(LastGaspEntered)
@@ -367,7 +382,7 @@ def grapple_thrown(e: GrappleThrown, n: Names) -> str:
     capped = " (capped)" if e.capped else ""
     return plus(
         f"🌀 {who(n, e.thrower)} throws {who(n, e.thrown)}{storeys}{into}: {e.dice_count}D{capped} "
-        f"rolled {e.rolled} → **{e.amount}** damage{pool_rule(e.roll)}",
+        f"rolled {e.rolled} → **{e.amount}** damage{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(("damage", e.dice)),
     )
 
@@ -389,7 +404,8 @@ def pin_broken(e: PinBroken, n: Names) -> str:
 def taken_down(e: TakenDown, n: Names) -> str:
     return plus(
         f"⬇️ {who(n, e.leader)} takes {who(n, e.target)} down ({clean(e.mode, 30)}): rolled "
-        f"{e.rolled} {signed(e.modifier)} → **{e.amount}**; counter {e.counter}{pool_rule(e.roll)}",
+        f"{e.rolled}{f' {signed(e.modifier)}' if e.modifier else ''} → **{e.amount}**; counter {e.counter}"
+        f"{wild_text(e.roll)}{pool_rule(e.roll)}",
         roles(("takedown", e.dice)),
     )
 
@@ -430,10 +446,22 @@ def stealth_checked(e: StealthChecked, n: Names) -> str:
     against = ", ".join(
         f"{who(n, cid)} {acumen} ({'unseen' if hidden else 'seen'})" for cid, acumen, hidden in e.against
     )
+    unseen = [cid for cid, _, hidden in e.against if hidden]
+    if not e.against:
+        outcome = ""
+    elif not unseen:
+        outcome = " → **seen**: not hidden"
+    elif len(unseen) == len(e.against):
+        outcome = " → **hidden**"
+    else:
+        outcome = " → **hidden** from " + ", ".join(who(n, cid) for cid in unseen) + " only"
+    own = e.roll.dice if e.roll is not None else ()
     return plus(
         f"🫥 {who(n, e.who)} stealth {code_text(e.code)}{_mods(e.mods)} = {e.total}"
-        + (f" vs {against}" if against else ""),
-        roles(("stealth", e.dice)),
+        + (f" vs {against}" if against else "")
+        + outcome,
+        # the mover's pool, then each opponent's Acumen in the order listed
+        roles(("stealth", own), ("Acumen", e.dice[len(own) :])) if own else roles(("stealth", e.dice)),
     )
 
 
@@ -489,11 +517,11 @@ def free_action_taken(e: FreeActionTaken, n: Names) -> str:
 
 @renders(CarriedIn)
 def carried_in(e: CarriedIn, n: Names) -> str:
+    state = ""
     if e.dead:
-        state = "dead"
+        state = ", dead"
     elif e.last_gasp_round is not None:
-        down = "stabilised" if e.stabilised else f"Last Gasp turn {e.last_gasp_round}"
-        state = f"{down}, stored healing {e.stored_healing}"
-    else:
-        state = "up"
-    return f"🧭 {who(n, e.who)} joins as instance {e.instance} left them: HP {hp(e.hp)}/{e.hp_max}, {state}"
+        turns = f"{e.last_gasp_round} turn{'s' if e.last_gasp_round != 1 else ''} so far"
+        down = "stabilised" if e.stabilised else f"in Last Gasp ({turns})"
+        state = f", {down}, stored healing {e.stored_healing}"
+    return f"🧭 {who(n, e.who)} comes in as instance {e.instance} left them: HP {hp(e.hp)}/{e.hp_max}{state}"

@@ -324,12 +324,12 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     c = state.get(who)
     pen = multi_action_penalty(plan, c.sheet)
     steps = "; ".join(f"{i}. {describe(state, a)}" for i, a in enumerate(plan, 1))
-    count = f"{pen.counted} action{'s' if pen.counted != 1 else ''} count"
+    count = f"{pen.counted} action{'s count' if pen.counted != 1 else ' counts'}"
     if pen.free_declared:
         count += f" ({pen.free_declared} free declared, {pen.free_allowed} allowed)"
     penalty = f"every roll at −{pen.dice}D" if pen.dice else "no multi-action penalty"
-    if locked:
-        return f"{c.name} locks in: {steps}. {count}: {penalty}."
+    if locked:  # a penalty is said once, by the lock-in's own line right after this one
+        return f"{c.name} locks in: {steps}." + ("" if pen.dice else f" {count}: {penalty}.")
     return f"{c.name}'s plan so far: {steps}. {count}: {penalty} at lock-in. `/lockin` resolves it."
 
 

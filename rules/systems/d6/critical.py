@@ -64,6 +64,7 @@ def crit_stage(
     target: Sheet,
     *,
     from_stealth: bool = False,
+    flank: bool = False,
     target_staggered: bool = False,
     target_total_defense: bool = False,
     gm: int = 0,
@@ -76,8 +77,8 @@ def crit_stage(
     per_limit = 4 if ranged else 5
     if attacker.perception.dice > per_limit:
         parts.append(Mod(f"Perception {attacker.perception}", attacker.perception.dice - per_limit))
-    if from_stealth:
-        parts.append(Mod("from stealth / backstab", 2))
+    if from_stealth or flank:  # one +2 either way, named for what the table saw
+        parts.append(Mod("from stealth" if from_stealth else "flank/backstab", 2))
     if target_staggered:
         parts.append(Mod("target staggered", 1 if ranged else 2))
     if target.physique.dice > 4:

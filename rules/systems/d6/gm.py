@@ -338,7 +338,7 @@ def gm_damage(state: D6State, target: str, amount: int, house: HouseRules) -> Ou
     if amount < 0:
         raise InvalidInput("Damage cannot be negative; use `/gm heal`.")
     if state.get(target).status == "dead":
-        raise NotAllowed(f"{target} is already dead.")
+        raise NotAllowed(f"{state.get(target).name} is already dead.")
     state, events = apply_damage(state, target, amount, "GM", house)
     return Outcome(state, tuple(events))
 
@@ -348,7 +348,7 @@ def gm_heal(state: D6State, target: str, amount: int) -> Outcome[D6State]:
     if amount < 0:
         raise InvalidInput("Healing cannot be negative; use `/gm damage`.")
     if state.get(target).status == "dead":
-        raise NotAllowed(f"{target} is dead.")
+        raise NotAllowed(f"{state.get(target).name} is dead.")
     state, events = apply_heal(state, target, amount, "GM")
     return Outcome(state, tuple(events))
 
@@ -375,7 +375,7 @@ def gm_condition(state: D6State, target: str, condition: str, *, remove: bool = 
     else:
         raise InvalidInput(f"Conditions: {', '.join(GM_CONDITIONS)}.")
     after = state.get(target)
-    text = f"GM: {target} {'loses' if remove else 'gains'} {key}"
+    text = f"GM: {after.name} {'loses' if remove else 'gains'} {key}"
     if key == "staggered":
         text += f" (now {after.staggered} stack{'s' if after.staggered != 1 else ''})"
     return Outcome(state, (Note(text),))

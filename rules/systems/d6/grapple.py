@@ -168,7 +168,7 @@ def _leading(state: D6State, leader: str, other: str, move: str) -> Grapple:
     g = _need(state, leader, other)
     if g.toward(leader) < 3:
         raise NotAllowed(
-            f"A {move} needs the grapple counter at 3 in your favour (it is {g.toward(leader)})."
+            f"a {move} needs the grapple counter at 3 in {state.get(leader).name}'s favour (it is {g.toward(leader)})."
         )
     return g
 

@@ -55,12 +55,12 @@ class Carried:
         if self.dead:
             return f"{self.name}: dead"
         lg = self.last_gasp
+        hp = f"−{-self.hp}" if self.hp < 0 else str(self.hp)  # a real minus sign, as players write it
         if lg is None:
-            return f"{self.name}: {self.hp} HP"
-        down = (
-            "stabilised" if lg.stabilised else f"Last Gasp, {lg.rounds} turn{'s' if lg.rounds != 1 else ''}"
-        )
-        return f"{self.name}: {self.hp} HP, {down}, stored healing {lg.stored_healing}"
+            return f"{self.name}: {hp} HP"
+        turns = f"{lg.rounds} turn{'s' if lg.rounds != 1 else ''} so far"
+        down = "stabilised" if lg.stabilised else f"in Last Gasp ({turns})"
+        return f"{self.name}: {hp} HP, {down}, stored healing {lg.stored_healing}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +134,8 @@ def enter(state: D6State, cid: str, carried: Carried | None) -> Outcome[D6State]
             state.instance,
         )
     ]
-    state, more = recompute_pool(state, f"{cid} joined as the instance left them")
+    why = "is down" if carried.dead or lg is not None else "joined"
+    state, more = recompute_pool(state, f"{cid} {why}, as the instance left them")
     return Outcome(state, (*events, *more))
 
 

@@ -214,13 +214,19 @@ def lock_in(state: D6State, who: str, dice: DiceSource, house: HouseRules) -> Ou
                 state = state.update(who, hidden_from=())
                 events.append(Revealed(who, f"moved and could not stay hidden: {err.reason}"))
                 continue
-            events.append(Note(f"{action.kind} skipped: {err.reason}"))
+            what = action.kind.replace("_", " ") + (f" ({action.move})" if action.kind == "grapple" else "")
+            events.append(Note(f"{state.get(who).name}'s {what} is skipped: {_sentence(err.reason)}"))
             continue
         state = out.state
         checked_next = i + 1 < len(plan.actions) and plan.actions[i + 1].of_move
         # The check a move while hidden needs is in the plan: it follows now instead of being "due".
         events.extend(e for e in out.events if not (checked_next and isinstance(e, StealthCheckDue)))
     return Outcome(state, tuple(events))
+
+
+def _sentence(reason: str) -> str:
+    """A refusal's reason after a colon, ending in one full stop."""
+    return reason.strip().rstrip(".") + "."
 
 
 def ends_at_lock(state: D6State, who: str, house: HouseRules) -> bool:

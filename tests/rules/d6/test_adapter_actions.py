@@ -148,7 +148,7 @@ def test_seed_eva_declares_three_actions_and_each_rolls_at_minus_2d():
     state = eva_fight()
     first = act(state, "attack", "Eva", target="B1")
     assert first.state.combatants == state.combatants and first.events[0].kind == "ActionDeclared"
-    assert "1 action count: no multi-action penalty" in notes(first.events)[-1]
+    assert "1 action counts: no multi-action penalty" in notes(first.events)[-1]
     second = act(first.state, "attack", "Eva", target="B2", weapon="Short Sword")
     assert "2 actions count: every roll at −1D at lock-in" in notes(second.events)[-1]
     third = act(second.state, "defend", "Eva", stance="dodge")

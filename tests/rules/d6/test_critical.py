@@ -48,7 +48,7 @@ def test_stage_modifiers_melee_and_ranged_values():
     assert [(p.label, p.value) for p in melee.parts] == [
         ("Agility 5D", 2),
         ("Perception 6D", 1),
-        ("from stealth / backstab", 2),
+        ("from stealth", 2),
         ("target staggered", 2),
         ("target Physique 6D", -2),
         ("weapon training 5", 2),

@@ -139,7 +139,7 @@ def test_a_free_attack_that_drops_the_mover_ends_the_series_and_the_rest_of_the_
     assert only(out.events, LastGaspEntered).who == "Eva"
     said = notes(out.events)
     assert any("the remaining free attacks (B1) lapse" in t for t in said)
-    assert any(t.startswith("attack skipped:") for t in said)
+    assert any(t.startswith("Eva's attack is skipped:") for t in said)
     assert row(out.state, "Eva").hp == -3 and row(out.state, "Eva").health == "Last Gasp"
     assert engagement(out.state, "Eva", "B1", "B2") == {"Eva": (), "B1": (), "B2": ()}
 

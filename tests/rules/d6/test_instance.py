@@ -105,7 +105,7 @@ def test_the_adapter_keeps_the_instance_in_its_stored_form_and_shows_it():
     assert SYSTEM.instance_lines(stored) == (
         "instance 1: heal pool 1 of 1 left (0 used)",
         "Eva: 20 HP",
-        "Markarth: -3 HP, Last Gasp, 0 turns, stored healing 0",
+        "Markarth: −3 HP, in Last Gasp (0 turns so far), stored healing 0",
         "Orn: 10 HP",
     )
     after, said = SYSTEM.instance_next(stored)

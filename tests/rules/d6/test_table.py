@@ -195,7 +195,7 @@ def test_flank_overwhelms_a_parry_and_adds_two_critical_stages_with_the_terms_in
     terms = (attack.crit_stage, attack.crit_percent, attack.crit_column, attack.crit_threshold)
     assert terms == (4, 66.0, 200, 6)
     assert [(p.label, p.value) for p in attack.crit_parts] == [
-        ("from stealth / backstab", 2),
+        ("flank/backstab", 2),
         ("target staggered", 2),
     ]
     assert only(out.events, DefenseOverwhelmed).reason == "backstab"
@@ -262,7 +262,10 @@ def test_the_throw_is_refused_at_resolution_when_the_contest_falls_short():
     out = act(state, "lockin", "G", [5, 5, 1, 1, 1])  # 10 vs 3: +1 → 2
     assert only(out.events, GrappleRolled).counter == 2
     assert not any(isinstance(e, GrappleThrown) for e in out.events)
-    assert any("grapple skipped" in t and "(it is 2)" in t for t in notes(out.events))
+    assert any(
+        "G's grapple (throw) is skipped: a throw needs" in t and "in G's favour (it is 2)" in t
+        for t in notes(out.events)
+    )
     assert out.state.grapple("G", "T").toward("G") == 2
 
 

@@ -145,7 +145,7 @@ def test_an_action_made_impossible_mid_turn_is_skipped_with_a_note():
     with ScriptedDice([6, 6, 6, 6, 5, 5, 5, 5]) as dice:
         out = lock_in(s, "a", dice, HOUSE)
     assert out.state.get("b").status == "dead"  # 1 − 17 = −16, below −(max HP 1)
-    assert any(isinstance(e, Note) and "grapple skipped" in e.text for e in out.events)
+    assert any(isinstance(e, Note) and "grapple (start) is skipped: " in e.text for e in out.events)
 
 
 def test_act_is_declare_plus_lock_in():
