@@ -64,9 +64,10 @@ async def test_a_weapon_added_after_joining_is_carried_from_the_next_turn(fray: 
     await nyra_duel(fray)
     fray.script()
     await ok(fray, fray.player, "character weapon", name="Nodachi")
-    await refused(
+    r = await refused(
         fray, fray.player, "attack", "carries no `nodachi`", target="Duelist 2", weapon="Nodachi", type="S"
     )
+    assert "carried from the start of Duelist 1's next turn" in r.content, r.content  # not a contradiction
     await ok(fray, fray.player, "turn end")  # Duelist 2's turn
     r = await ok(fray, fray.gm, "turn end")  # Duelist 1's turn starts with the sheet as it is now
     assert "Nodachi" in "\n".join(m.content for m in r.messages), [m.content for m in r.messages]
@@ -364,6 +365,8 @@ async def test_a_custom_weapon_on_the_sheet_attacks(fray: Harness) -> None:
     await ok(fray, fray.gm, "encounter join", character="Andretti")
     with fray.script(12, 8):
         await ok(fray, fray.gm, "encounter begin")
+    r = await refused(fray, fray.player, "attack", "next turn", target="Andretti", weapon="Club, War")
+    assert "does not carry the Club, War" in r.content, r.content
     r = await ok(fray, fray.player, "attack", target="Andretti", weapon="Oar")
     assert "(Oar, 2-handed, bludgeon)" in resolution(r) and "lands at **1:10** (speed 7)" in resolution(r)
 
