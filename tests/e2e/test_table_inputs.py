@@ -389,3 +389,47 @@ async def test_a_three_way_initiative_tie_is_settled_by_instinct_then_a_kept_rol
     ), said
     read, turn = await current(fray)
     assert turn.actors == (str(read.combatant("A").id),)
+
+
+async def test_a_kaernest_sheet_edited_mid_fight_reaches_the_combatant_and_its_wound_stays(
+    fray: Harness,
+) -> None:
+    await kaernest_fight(fray, izuki(), andretti(instinct=4), [12, 8])
+    fray.script()
+    await ok(fray, fray.gm, "gm damage", target="Izuki", amount=8)  # a wound (> 1.5 × Health 5)
+    await ok(fray, fray.player, "character set", field="Grace", value="8")
+    r = await ok(fray, fray.player, "turn end")  # Izuki waits a segment: its turn at 16 takes the sheet
+    said = "\n".join(m.content for m in r.messages)
+    assert "**Izuki** fights on with its edited sheet: Grace 6 → 8" in said, said
+    read, _ = await current(fray)
+    izuki_now = read.state.get(str(read.combatant("Izuki").id))
+    assert izuki_now.sheet.grace == 8 and read.combatant("Izuki").damage == 8
+    # The GM's check bonus applies; the wound still counts: Grace 8 + 2 − 1.
+    with fray.script(3, 3):
+        r = await ok(fray, fray.gm, "check", stat="Grace", character="Izuki", bonus=2)
+    assert "needs ≤ 9" in r.content, r.content
+    await refused(fray, fray.player, "check", "the gm's to give", stat="Grace", bonus=2)
+
+
+async def test_leftover_delay_after_the_last_affordable_strike_goes_to_a_move(fray: Harness) -> None:
+    await setup_gm(fray, "nyra")
+    quick = get_system("nyra").set_sheet_field(
+        nyra_sheet("Duelist 1", {"Swords": 7, "Dodge": 5}, 5), "AGI", "7"
+    )  # 7 delay, Short Sword 3: two strikes, 1 left
+    await make_character(fray, fray.player, "Duelist 1", "nyra", quick)
+    await make_character(
+        fray, fray.gm, "Duelist 2", "nyra", nyra_sheet("Duelist 2", {"Swords": 7, "Defense": 5}, 4)
+    )
+    await ok(fray, fray.gm, "encounter start", name="Duel")
+    await ok(fray, fray.player, "encounter join")
+    await ok(fray, fray.gm, "encounter join")
+    await ok(fray, fray.gm, "encounter begin")
+    for _ in range(2):
+        with fray.script(10):  # a natural 10 misses: no defender's die
+            await ok(fray, fray.player, "attack", target="Duelist 2", type="C")
+    read, turn = await current(fray)
+    d1 = read.state.get(str(read.combatant("Duelist 1").id))
+    assert turn.actors == (str(read.combatant("Duelist 1").id),) and d1.delay_pool == 1
+    await ok(fray, fray.gm, "move", cost=1, **{"as": "Duelist 1"})  # the last delay: the turn ends
+    read, turn = await current(fray)
+    assert turn.actors == (str(read.combatant("Duelist 2").id),)
