@@ -79,8 +79,8 @@ def gm_options_only(options: Sequence[str], system: str, *, check: bool = False)
     named = ", ".join(f"`{o}`" for o in options)
     ask = "who can roll the check with it" if check else "who can act for you with `as`"
     return (
-        f"In {system} {named} {'is' if len(options) == 1 else 'are'} the GM's to give (RULES.md §4), not the "
-        f"player's; leave it out, or ask your GM, {ask}."
+        f"In {system} {named} {'is' if len(options) == 1 else 'are'} the GM's to give, not yours: leave "
+        f"{'it' if len(options) == 1 else 'them'} out, or ask your GM, {ask}."
     )
 
 

@@ -79,7 +79,8 @@ def attack_resolved(e: AttackResolved, n: Names) -> str:
         + (f" ({terms(e.modifiers)})" if e.modifiers else "")
     )
     if e.element != "physical":
-        line += f"; a {clean(e.element, 20)} attack"
+        element = clean(e.element, 20)
+        line += f"; {'an' if element[:1].lower() in 'aeiou' else 'a'} {element} attack"
     ad = e.active_defense
     if ad is not None and not ad.success:  # rolled first, on its own line (ActiveDefenseRolled)
         line += "; the active defense failed, so the passive defense stood"

@@ -140,6 +140,9 @@ class KaernestSystem(KaernestActions, BookHouseRules[HouseRules]):
     short_title = "Kaernest"
     traits = Traits(
         segment_timeline=True,
+        # RULES.md §4: a bonus, a circumstance and a GM-set speed are the GM's. Decided where it is silent:
+        # the enchantment and the element are the player's to state, being the item's own (the seed:
+        # "Enchantments are specifically long term magical effects imbued into items").
         gm_options=("bonus", "circumstance", "speed", "cost"),
         turn_flow=(
             "Time runs in segments, 30 down to 1 in each minute. On your segment you declare an action: an "

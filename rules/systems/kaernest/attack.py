@@ -125,7 +125,9 @@ def resolve_attack(
     attack_dice = (dice.roll(12, "attack"), dice.roll(12, "attack"))
     if not active:
         defense = defend(defender, action.element, dice, house)  # an aggressive d12 comes after the attack's
-    terms = (*own, Modifier(f"{defender.name}'s defense ({defense.posture})", -defense.value))
+    # A failed active defense leaves the passive defense standing, and the term says which one it is.
+    posture = "passive" if defense.active is not None else defense.posture
+    terms = (*own, Modifier(f"{defender.name}'s defense ({posture})", -defense.value))
     rolled = CoreRoll(sum_of(terms), attack_dice)
     hit = rolled.success
     resolved = AttackResolved(

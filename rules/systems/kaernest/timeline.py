@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.dice import DiceSource
-from rules.errors import InvalidInput, NotAllowed
+from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Event, Outcome
 from rules.systems.kaernest import arms, clock, tables
 from rules.systems.kaernest.attack import resolve_attack
@@ -41,6 +41,10 @@ MAX_MODIFIER = 30
 # The range of the GM's `bonus` (the `/attack` option states each system's).
 MAX_BONUS = MAX_MODIFIER
 MAX_TEXT = 200
+# RULES.md §4: a sheet edited during the fight reaches the combatant at the start of its next turn.
+LATER_EDITS = (
+    "A weapon added to the character during the fight is carried from the start of {name}'s next turn."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +185,11 @@ def declare_attack(
     target = state.get(target_id)
     if target.id == actor.id:
         raise InvalidInput(f"{actor.name} cannot attack itself.")
-    chosen = arms.weapon_of(actor.sheet, weapon, house)
+    try:
+        chosen = arms.weapon_of(actor.sheet, weapon, house)
+    except RulesError as err:
+        # The player may just have added it to the character: say when it reaches the fight.
+        raise type(err)(f"{err.reason} {LATER_EDITS.format(name=actor.name)}") from err
     hands = chosen.default_grip() if grip is None or grip == "" else tables.grip_of(grip)
     # No type named: the weapon's best damage for that grip (ties: the table's column order).
     kind = (

@@ -36,6 +36,11 @@ from rules.systems.nyra.house import HouseRules
 from rules.systems.nyra.state import STANCES, NyraCombat, NyraCombatant
 from rules.systems.nyra.weapons import DamageType, Weapon
 
+# RULES.md §4: a sheet edited during the fight reaches the combatant at the start of its next turn.
+LATER_EDITS = (
+    "A weapon added to the character during the fight is carried from the start of {name}'s next turn."
+)
+
 # The kinds Nyra has no rule for: one sentence each, saying what to do instead.
 NOT_IN_NYRA: dict[str, str] = {
     "grapple": "There is no grappling in Nyra; describe the hold to the GM, who can rule on it with a `/check`.",
@@ -127,7 +132,11 @@ class NyraActions:
         target = state.get(action.target)
         if target.id == attacker.id:
             raise NotAllowed(f"{attacker.name} cannot attack itself; choose another target.")
-        weapon = attacker.sheet.weapon(action.weapon)  # NotFound naming the weapons carried
+        try:
+            weapon = attacker.sheet.weapon(action.weapon)  # NotFound naming the weapons carried
+        except NotFound as err:
+            # The player may just have added it to the character: say when it reaches the fight.
+            raise NotFound(f"{err.reason} {LATER_EDITS.format(name=attacker.name)}") from err
         damage_type = _damage_type(weapon, action.damage_type)
         aimed_at = _aim(target, action.aim)
         args = strikes.StrikeArgs(

@@ -82,7 +82,11 @@ class NyraSheet:
 
     def weapon_skill(self, weapon: Weapon) -> tuple[str, int]:
         """The skill a strike with ``weapon`` is rolled with, and its value: the branch skill when the sheet
-        has one (``Swords/Claymore``, or ``Claymore``), else the weapon's skill; a skill the sheet lacks is 0."""
+        has one (``Swords/Claymore``, or ``Claymore``), else the weapon's skill; a skill the sheet lacks is 0.
+
+        Decided where RULES.md is silent: a branch is named after the weapon (or the listed weapon it was
+        crafted from), as in the seed's Claymore passage: "With this weapon, it would be Swords and the branch
+        Claymore"."""
         branch = weapon.based_on or weapon.name
         for name in (f"{weapon.skill}/{branch}", branch):
             key = skill_key(self.skills, name)
