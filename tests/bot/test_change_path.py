@@ -84,6 +84,22 @@ def test_the_store_keeps_the_only_locks() -> None:
     assert found == ["bot/store.py"]
 
 
+def test_only_the_change_path_opens_a_write_transaction() -> None:
+    """A session saves nothing unless its transaction is begun and committed; only ``Store.change`` does
+    that. ``bot/db.py`` migrates the schema before the bot serves, and the load benchmark (``bot/bench``)
+    builds its own database beside Fray."""
+    opening = re.compile(r"\.(begin|commit)\(\)")
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("bot", "cogs")
+        for path in (ROOT / folder).rglob("*.py")
+        if not {"migrations", "bench"} & set(path.parts)
+        and path.name != "db.py"
+        and opening.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["bot/store.py"]
+
+
 async def test_one_lock_per_resource_held_only_while_in_use(store: Store) -> None:
     key = characters_key(1, PIA)
     async with store.lock(key):
