@@ -455,7 +455,13 @@ class Encounters(
     @app_commands.describe(name="What to call the fight (default: Encounter)")
     @gm_only()
     async def start(self, interaction: discord.Interaction[Fray], name: str | None = None) -> None:
-        result = await start_encounter(self.bot, where(interaction), interaction.user.id, name or "Encounter")
+        result = await start_encounter(
+            self.bot,
+            where(interaction),
+            interaction.user.id,
+            name or "Encounter",
+            summary=log_text.opened_summary,
+        )
         await interaction.response.send_message(
             text.started(result.name, result.system, interaction.user.id), allowed_mentions=NO_MENTIONS
         )

@@ -18,6 +18,7 @@ from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, 
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
 from cogs.text import encounters as text
+from cogs.text import log as log_text
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -162,7 +163,9 @@ class EncounterGMCommands:
     @app_commands.command(name="undo", description="Revert the last change(s) to this encounter, exactly")
     @app_commands.describe(steps="How many changes, 1-20 (default 1)")
     async def enc_undo(self, interaction: discord.Interaction[Fray], steps: int = 1) -> None:
-        result = await encounters.undo(interaction.client, where(interaction), interaction.user.id, steps)
+        result = await encounters.undo(
+            interaction.client, where(interaction), interaction.user.id, steps, summary=log_text.undo_summary
+        )
         await interaction.response.send_message(
             text.undone(result.extra.get("undone", []), result.tracker, result.turn, result.names),
             allowed_mentions=discord.AllowedMentions.none(),

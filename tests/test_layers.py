@@ -178,3 +178,37 @@ def test_the_text_layer_uses_no_discord_client_objects() -> None:
 
 def test_the_layer_checks_see_bot_and_text_files() -> None:
     assert len(BOT_FILES) >= 10 and len(TEXT_FILES) >= 10
+
+
+# --- the shell words nothing itself ---------------------------------------------------------------------
+
+
+def _summaries_worded(path: Path) -> list[int]:
+    """Lines where ``path`` writes a log summary with words of its own (a string or f-string in the value)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Attribute) and t.attr == "summary" for t in node.targets)
+        and any(
+            isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+            for n in ast.walk(node.value)
+        )
+    ]
+
+
+@pytest.mark.parametrize("path", BOT_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_bot_words_no_log_summary(path: Path) -> None:
+    """A log row's summary is shown to members (`/encounter log`, `/gm undo`): the text layer words it and
+    the shell's changes are given the wording."""
+    assert not _summaries_worded(path), f"{path.name} words a summary at lines {_summaries_worded(path)}"
+
+
+def test_the_summary_check_sees_worded_summaries(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        'def f(edit, name, words):\n    edit.summary = f"{name} opened"\n    edit.summary = words(name)\n',
+        encoding="utf-8",
+    )
+    assert _summaries_worded(sample) == [2]

@@ -18,6 +18,22 @@ from discord.utils import escape_mentions
 from cogs.text.common import mention
 from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL, clean
 
+# --- a log row's summary: what the change did, in one line (the cogs and the shell's changes are given these)
+
+
+def opened_summary(name: str) -> str:
+    return f"Encounter {name} opened"
+
+
+def undo_summary(summaries: Sequence[str]) -> str:
+    """``summaries``: the undone changes' own, newest first."""
+    return f"Undid {len(summaries)} change(s): " + "; ".join(summaries)
+
+
+def skipped_summary(name: str) -> str:
+    return f"{name}'s turn was skipped (no answer to the reminders)"
+
+
 # Event fields that hold combatant ids (shown as names).
 ID_KEYS = frozenset(
     {

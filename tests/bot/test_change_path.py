@@ -32,6 +32,7 @@ from bot.store import (
     versioned_update,
 )
 from cogs.text.errors import describe
+from cogs.text.log import opened_summary
 from rules.systems.registry import system_names
 from tests.bot.stand_ins import Clock, FakeBot
 
@@ -286,7 +287,7 @@ async def test_reminder_settings_writes_are_versioned(store: Store) -> None:
 
 async def test_start_goes_through_the_change_path(bot: FakeBot) -> None:
     await bot.store.set_system(HERE, SYSTEM)
-    result = await start_encounter(bot, HERE, 7, "Ambush")
+    result = await start_encounter(bot, HERE, 7, "Ambush", summary=opened_summary)
     async with bot.store.sessions() as session:
         encounter = await session.get(Encounter, result.encounter_id)
         log = (
