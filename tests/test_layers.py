@@ -180,35 +180,55 @@ def test_the_layer_checks_see_bot_and_text_files() -> None:
     assert len(BOT_FILES) >= 10 and len(TEXT_FILES) >= 10
 
 
-# --- the shell words nothing itself ---------------------------------------------------------------------
+# --- the shell and the cogs word no log summary or change reply themselves ------------------------------
+
+COG_FILES = sorted(p for p in (ROOT / "cogs").glob("*.py"))  # the cogs outside their text layer
 
 
-def _summaries_worded(path: Path) -> list[int]:
-    """Lines where ``path`` writes a log summary with words of its own (a string or f-string in the value)."""
+def _has_words(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+        for n in ast.walk(node)
+    )
+
+
+def _worded_here(path: Path) -> list[int]:
+    """Lines where ``path`` words a log summary (``….summary = "…"``) or the reply to a change
+    (``reply_change(interaction, "…", result)``) itself, with a string or f-string of its own."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        and any(isinstance(t, ast.Attribute) and t.attr == "summary" for t in node.targets)
-        and any(
-            isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
-            for n in ast.walk(node.value)
-        )
-    ]
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Attribute) and t.attr == "summary" for t in node.targets)
+            and _has_words(node.value)
+        ):
+            found.append(node.lineno)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", "")) == "reply_change"
+            and len(node.args) > 1
+            and _has_words(node.args[1])
+        ):
+            found.append(node.lineno)
+    return found
 
 
-@pytest.mark.parametrize("path", BOT_FILES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_bot_words_no_log_summary(path: Path) -> None:
-    """A log row's summary is shown to members (`/encounter log`, `/gm undo`): the text layer words it and
-    the shell's changes are given the wording."""
-    assert not _summaries_worded(path), f"{path.name} words a summary at lines {_summaries_worded(path)}"
+@pytest.mark.parametrize("path", BOT_FILES + COG_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_summaries_and_change_replies_are_worded_by_the_text_layer(path: Path) -> None:
+    """A log row's summary (`/encounter log`, `/gm undo`) and the reply to a change are shown to members:
+    ``cogs.text`` words them; the shell's changes are given the wording."""
+    assert not _worded_here(path), f"{path.name} words text itself at lines {_worded_here(path)}"
 
 
-def test_the_summary_check_sees_worded_summaries(tmp_path: Path) -> None:
+def test_the_wording_check_sees_worded_summaries_and_replies(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text(
-        'def f(edit, name, words):\n    edit.summary = f"{name} opened"\n    edit.summary = words(name)\n',
+        "async def f(edit, name, words, interaction, result):\n"
+        '    edit.summary = f"{name} opened"\n'
+        "    edit.summary = words(name)\n"
+        '    await reply_change(interaction, "The fight begins!", result)\n'
+        "    await reply_change(interaction, words(name), result)\n",
         encoding="utf-8",
     )
-    assert _summaries_worded(sample) == [2]
+    assert _worded_here(sample) == [2, 4]
