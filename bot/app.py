@@ -114,7 +114,7 @@ class Fray(commands.AutoShardedBot):
         try:
             self.last_sync = await sync_commands(
                 self.tree,
-                self.sessions,
+                self.store,
                 application_id=self.application_id,
                 dev_guild_id=self.settings.dev_guild_id,
                 clock=self.clock,

@@ -39,6 +39,7 @@ from bot.errors import (
     CharacterNameProblem,
     CharacterNotFound,
     DuplicateName,
+    FieldsRefused,
     InvalidName,
     NoCharacterChosen,
     NotYourCharacter,
@@ -48,7 +49,7 @@ from bot.errors import (
 from bot.models import Character
 from bot.store import Store, characters_key, versioned_delete, versioned_update
 from rules.encounter import System
-from rules.errors import InvalidInput, RulesError, ValidationError
+from rules.errors import RulesError, ValidationError
 from rules.systems.registry import get_system, system_names
 
 NAME_MAX = 64
@@ -109,15 +110,15 @@ def field_pairs(field: str, value: str) -> list[tuple[str, str]]:
 
 
 def set_fields(rules: Any, sheet: Any, pairs: Sequence[tuple[str, str]]) -> Any:
-    """All the fields or none: every problem is listed (``InvalidInput``), nothing is set when one fails."""
-    problems: list[str] = []
+    """All the fields or none: every problem is listed (``FieldsRefused``), nothing is set when one fails."""
+    problems: list[tuple[str, str, str]] = []
     for name, val in pairs:
         try:
             sheet = rules.set_sheet_field(sheet, name, val)
         except RulesError as err:
-            problems.append(f"`{name}` {val}: {err.reason}")
+            problems.append((name, val, err.reason))
     if problems:
-        raise InvalidInput("nothing was set — " + "; ".join(problems))
+        raise FieldsRefused(problems)
     return sheet
 
 

@@ -885,17 +885,30 @@ async def _instance(
     return await instances.load(session, instances.instance_channel(where, view), system.name)
 
 
-async def start_encounter(bot: EncounterBot, where: Where, actor_id: int, name: str) -> EncounterResult:
-    """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there)."""
+async def start_encounter(
+    bot: EncounterBot, where: Where, actor_id: int, name: str, *, summary: Callable[[str], str] | None = None
+) -> EncounterResult:
+    """Open an encounter here in the channel's system, in setup. Its log row has no undo (undo stops there).
+    ``summary`` words the log row from the encounter's name (the text layer's); without it the row says
+    its command."""
     name = check_name(name, what="encounter")
     async with edit_encounter(bot, where, actor_id, START_COMMAND, opening=name) as edit:
-        edit.summary = f"Encounter {name} opened"
+        if summary is not None:
+            edit.summary = summary(name)
     assert edit.result is not None
     return edit.result
 
 
-async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -> EncounterResult:
-    """Put the encounter back as it was before its last ``steps`` changes (not yet undone); log it."""
+async def undo(
+    bot: EncounterBot,
+    where: Where,
+    actor_id: int,
+    steps: int = 1,
+    *,
+    summary: Callable[[Sequence[str]], str] | None = None,
+) -> EncounterResult:
+    """Put the encounter back as it was before its last ``steps`` changes (not yet undone); log it.
+    ``summary`` words the log row from the undone changes' summaries, newest first (the text layer's)."""
     check_range("steps", steps, 1, MAX_UNDO)
     async with edit_encounter(bot, where, actor_id, UNDO_COMMAND) as edit:
         rows = (
@@ -928,17 +941,21 @@ async def undo(bot: EncounterBot, where: Where, actor_id: int, steps: int = 1) -
             snap = undo_record.earlier(snap, row.undo or {})
         edit.restore(snap, [r.id or 0 for r in chosen])
         summaries = [r.summary or r.command for r in chosen]
-        edit.summary = f"Undid {steps} change(s): " + "; ".join(summaries)
+        if summary is not None:
+            edit.summary = summary(summaries)
         edit.extra["undone"] = summaries
     assert edit.result is not None
     return edit.result
 
 
-async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> EncounterResult | None:
+async def skip_turn(
+    bot: Any, encounter_id: int, turn_key: str | None, *, summary: Callable[[str], str] | None = None
+) -> EncounterResult | None:
     """End the current turn of an encounter like ``/turn end`` would, for the reminder loop (``then = skip``).
 
     Quietly ``None`` when the encounter is gone or ended, or ``turn_key`` is no longer its turn. Goes through
     the change path (logged, undoable); the caller (``cogs.reminders``) announces the result.
+    ``summary`` words the log row from the skipped combatant's name.
     """
     async with bot.store.sessions() as session:
         encounter = await session.get(Encounter, encounter_id)
@@ -959,7 +976,8 @@ async def skip_turn(bot: Any, encounter_id: int, turn_key: str | None) -> Encoun
                 edit.apply(edit.system.end_turn(edit.state, actors[0], edit.dice, edit.house))
             except RulesError:  # the turn still owes something (a D6 Death Save): the GM's policy skips it
                 edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
-            edit.summary = f"{name}'s turn was skipped (no answer to the reminders)"
+            if summary is not None:
+                edit.summary = summary(name)
     except RulesError:
         return None
     return edit.result

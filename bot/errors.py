@@ -157,6 +157,15 @@ class CharacterError(BotError):
     """Base of the character feature's refusals."""
 
 
+class FieldsRefused(CharacterError):
+    """Several fields set in one go (`/character set`, the create form): none was set. ``problems``: each
+    refused field with the value given and the rules' reason."""
+
+    def __init__(self, problems: Sequence[tuple[str, str, str]] = ()) -> None:
+        self.problems = tuple(problems)
+        super().__init__()
+
+
 CharacterNameProblem = Literal["not_text", "empty", "control", "too_long"]
 
 

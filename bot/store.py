@@ -9,9 +9,9 @@
     reply(...)                                                      # only after the commit
 
 - **One lock registry**, here: ``Store.lock(key)`` for a resource key (``channel_key``, ``characters_key``,
-  ``guild_key``). Locks are held weakly: one lives only while some change holds or waits for it, so the
-  registry never grows and a lock is never carried from one event loop to another (a store serves one
-  bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
+  ``guild_key``, ``commands_key``). Locks are held weakly: one lives only while some change holds or waits
+  for it, so the registry never grows and a lock is never carried from one event loop to another (a store
+  serves one bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
   changes to one resource; the version check catches everyone else. ``write_turn`` makes the process's
   changes take turns at the database from their first write to their commit (one writer; readers use WAL
   snapshots meanwhile).
@@ -72,6 +72,11 @@ def characters_key(guild_id: int, owner_id: int) -> Key:
 
 def guild_key(guild_id: int) -> Key:
     return ("guild", guild_id)
+
+
+def commands_key(scope: str) -> Key:
+    """The record of which commands were last synced to a scope (``bot.sync``)."""
+    return ("commands", scope)
 
 
 def resource_lock_id(key: Key) -> int:

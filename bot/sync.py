@@ -18,11 +18,9 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.models import CommandSync
-from bot.store import put_row
+from bot.store import Store, commands_key, put_row
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +55,7 @@ def payload_hash(payload: list[dict[str, Any]], application_id: int | None = Non
 
 async def sync_commands(
     tree: app_commands.CommandTree,
-    sessions: async_sessionmaker[AsyncSession],
+    store: Store,
     *,
     application_id: int | None,
     dev_guild_id: int | None,
@@ -71,13 +69,13 @@ async def sync_commands(
     scope = scope_of(guild)
     payload = command_payload(tree, guild)
     digest = payload_hash(payload, application_id)
-    async with sessions() as session:
+    async with store.sessions() as session:
         stored = await session.get(CommandSync, scope)
         if stored is not None and stored.payload_hash == digest and not force:
             log.info("commands unchanged for %s (%d commands); not syncing", scope, len(payload))
             return SyncResult(scope, digest, False, len(payload))
     await tree.sync(guild=guild)
-    async with sessions() as session, session.begin():
+    async with store.change(commands_key(scope)) as session:
         await put_row(session, CommandSync, {"scope": scope, "payload_hash": digest, "synced_at": clock()})
     log.info("synced %d commands to %s%s", len(payload), scope, " (forced)" if force else "")
     return SyncResult(scope, digest, True, len(payload))

@@ -51,6 +51,7 @@ from cogs.encounters import announce_turn, turn_token
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import actions as text
 from cogs.text import encounters as enc_text
+from cogs.text import log as log_text
 from rules.dice import QueuedDice
 from rules.encounter import Action
 from rules.errors import RulesError
@@ -264,9 +265,7 @@ async def run_action(
                 )
                 if v
             )
-            edit.summary = text.summary(kind, actor.name, target_name, detail) + (
-                " (GM)" if acting_for_other else ""
-            )
+            edit.summary = text.summary(kind, actor.name, target_name, detail, by_gm=acting_for_other)
             system_name = edit.encounter.system
             actor_name = actor.name
     except NoEncounter:
@@ -382,7 +381,7 @@ async def run_luck(interaction: discord.Interaction[Any], off: bool, as_name: st
                 raise BotError(enc_text.not_your_combatant())
             row = own[0]
         edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house, pledge=not off))
-        edit.summary = f"{row.name} {'takes back' if off else 'spends'} Luck on initiative"
+        edit.summary = log_text.luck_summary(row.name, off=off)
         name = row.name
     assert edit.result is not None
     lines = text.resolution_lines(edit.result.events, edit.result.names)

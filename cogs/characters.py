@@ -36,7 +36,7 @@ from bot.characters import (
     name_key,
     set_fields,
 )
-from bot.errors import NoSystem
+from bot.errors import BotError, FieldsRefused, NoSystem
 from cogs import _autocomplete_characters as ac
 from cogs._checks import is_gm, where
 from cogs.deadline import AnswersInTime
@@ -266,6 +266,8 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         rules = get_system(system)
         try:
             set_fields(rules, rules.new_sheet(name), pairs)
+        except FieldsRefused as err:
+            raise CharacterError(text.change_refused(name, text.fields_refused(err.problems))) from err
         except RulesError as err:
             raise CharacterError(text.change_refused(name, err.reason)) from err
         record = await self.book.create(where(interaction).guild_id, interaction.user.id, name, system)
@@ -299,6 +301,10 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
         pairs = field_pairs(field, value)
         try:
             change = await self.book.change(record, lambda rules, sheet: set_fields(rules, sheet, pairs))
+        except FieldsRefused as err:
+            raise CharacterError(text.change_refused(record.name, text.fields_refused(err.problems))) from err
+        except BotError:
+            raise  # the shell's refusals (a deleted character, a stored sheet gone invalid) say so themselves
         except RulesError as err:
             raise CharacterError(text.change_refused(record.name, err.reason)) from err
         if len(pairs) == 1:
@@ -328,6 +334,8 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
             change = await self.book.change(
                 record, lambda rules, sheet: rules.set_weapon(sheet, name, remove=remove)
             )
+        except BotError:
+            raise
         except RulesError as err:
             raise CharacterError(text.change_refused(record.name, err.reason)) from err
         rules = change.after.rules
@@ -357,6 +365,8 @@ class Characters(commands.GroupCog, group_name="character", group_description="Y
             change = await self.book.change(
                 record, lambda rules, sheet: rules.set_armour(sheet, name, location=place, remove=remove)
             )
+        except BotError:
+            raise
         except RulesError as err:
             raise CharacterError(text.change_refused(record.name, err.reason)) from err
         await self._say(interaction, text.armour_changed(change.after.name, name, place, remove=remove))

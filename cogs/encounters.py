@@ -121,7 +121,7 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
     if not turn.actors:
         if not result.tracker.begun:
             return None
-        content = f"⏳ {text.clean(turn.label)}: nobody owes an action now; the GM moves on with `/gm next`."
+        content = text.nobody_owes(turn.label)
         return content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS
     actor = turn.actors[0]
     info = result.info(actor)
@@ -264,9 +264,7 @@ async def end_turn(
                     raise
                 # A GM ending the turn moves past what it still owes (a D6 Death Save, skipped).
                 edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
-            edit.summary = f"{name} ended the turn" + (
-                " (GM)" if actor.owner_id != interaction.user.id else ""
-            )
+            edit.summary = log_text.turn_ended_summary(name, by_gm=actor.owner_id != interaction.user.id)
     except NoEncounter:
         if button is None:
             raise
@@ -281,7 +279,7 @@ async def end_turn(
         )
         return
     assert edit.result is not None
-    await reply_change(interaction, f"⏭️ **{text.clean(name)}** ended the turn.", edit.result)
+    await reply_change(interaction, text.turn_ended(name), edit.result)
 
 
 @dataclass(frozen=True)
@@ -456,7 +454,13 @@ class Encounters(
     @app_commands.describe(name="What to call the fight (default: Encounter)")
     @gm_only()
     async def start(self, interaction: discord.Interaction[Fray], name: str | None = None) -> None:
-        result = await start_encounter(self.bot, where(interaction), interaction.user.id, name or "Encounter")
+        result = await start_encounter(
+            self.bot,
+            where(interaction),
+            interaction.user.id,
+            name or "Encounter",
+            summary=log_text.opened_summary,
+        )
         await interaction.response.send_message(
             text.started(result.name, result.system, interaction.user.id), allowed_mentions=NO_MENTIONS
         )
@@ -498,7 +502,7 @@ class Encounters(
             )
             if luck:  # RULES.md §4: Luck is spent on initiative when joining (refused where there is none)
                 edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house))
-            edit.summary = f"{name} joined ({side_name})" + (", spending Luck on initiative" if luck else "")
+            edit.summary = log_text.joined_summary(name, side_name, luck=luck)
         assert edit.result is not None
         await reply_change(interaction, text.joined([name], side_name), edit.result)
 
@@ -558,7 +562,7 @@ class Encounters(
                     side=side_name,
                     distance=distance,
                 )
-            edit.summary = f"GM added {', '.join(names)} ({side_name})"
+            edit.summary = log_text.added_summary(names, side_name)
         assert edit.result is not None
         await reply_change(interaction, text.joined(names, side_name), edit.result)
 
@@ -573,7 +577,7 @@ class Encounters(
             row = edit.combatant(combatant)
             name = row.name
             await edit.remove_combatant(row)
-            edit.summary = f"GM removed {name}"
+            edit.summary = log_text.removed_summary(name)
         assert edit.result is not None
         await reply_change(interaction, text.removed(name), edit.result)
 
@@ -596,11 +600,9 @@ class Encounters(
             edit.apply(
                 edit.system.begin(edit.state, edit.dice, edit.house, attackers=attackers, surprise=surprise)
             )
-            edit.summary = "The fight began" + (
-                f" ({attackers} attacked, surprise {surprise:+d})" if attackers else ""
-            )
+            edit.summary = log_text.began_summary(attackers, surprise)
         assert edit.result is not None
-        await reply_change(interaction, "⚔️ The fight begins! Initiative:", edit.result)
+        await reply_change(interaction, text.fight_begins(), edit.result)
 
     @app_commands.command(name="status", description="The tracker: order, whose turn, health, conditions")
     @app_commands.describe(
@@ -651,7 +653,7 @@ class Encounters(
     async def end(self, interaction: discord.Interaction[Fray]) -> None:
         async with edit_encounter(self.bot, where(interaction), interaction.user.id, "encounter end") as edit:
             edit.set(status="ended", ended_at=self.bot.clock())
-            edit.summary = "The encounter ended"
+            edit.summary = log_text.ended_summary()
             name = edit.encounter.name
         assert edit.result is not None
         _, total = await log_rows(self.bot, edit.result.encounter_id, 1)

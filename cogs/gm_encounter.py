@@ -18,6 +18,7 @@ from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, 
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change
 from cogs.text import encounters as text
+from cogs.text import log as log_text
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -38,10 +39,9 @@ class EncounterGMCommands:
             before = edit.turn()
             holder = edit.name_of(before.actors[0]) if before.actors else None
             edit.apply(edit.system.gm_next(edit.state, edit.dice, edit.house))
-            edit.summary = "GM moved on" + (f" from {holder}" if holder else "")
+            edit.summary = log_text.gm_next_summary(holder)
         assert edit.result is not None
-        title = "⏭️ The GM moved on" + (f" from **{text.clean(holder)}**." if holder else ".")
-        await reply_change(interaction, title, edit.result)
+        await reply_change(interaction, text.gm_moved_on(holder), edit.result)
 
     @app_commands.command(name="damage", description="Apply damage directly to a combatant")
     @app_commands.describe(
@@ -61,13 +61,10 @@ class EncounterGMCommands:
                     edit.state, str(row.id), amount, location or None, edit.dice, edit.house
                 )
             )
-            at = f" to the {location}" if location else ""
-            edit.summary = f"GM: {amount} damage to {row.name}{at}"
+            edit.summary = log_text.gm_damage_summary(row.name, amount, location)
             name = row.name
         assert edit.result is not None
-        await reply_change(
-            interaction, f"🩸 The GM dealt {amount} damage to **{text.clean(name)}**.", edit.result
-        )
+        await reply_change(interaction, text.gm_dealt(name, amount), edit.result)
 
     @app_commands.command(name="heal", description="Restore a combatant's health (never above the maximum)")
     @app_commands.describe(
@@ -89,11 +86,10 @@ class EncounterGMCommands:
                     edit.state, str(row.id), amount, edit.dice, edit.house, location=location or None
                 )
             )
-            at = f" on the {location}" if location else ""
-            edit.summary = f"GM: healed {row.name} by {amount}{at}"
+            edit.summary = log_text.gm_heal_summary(row.name, amount, location)
             name = row.name
         assert edit.result is not None
-        await reply_change(interaction, f"💚 The GM healed **{text.clean(name)}** by {amount}.", edit.result)
+        await reply_change(interaction, text.gm_healed(name, amount), edit.result)
 
     @app_commands.command(
         name="wound", description="Kaernest: write what a wound does (a called shot's effect)"
@@ -110,12 +106,10 @@ class EncounterGMCommands:
         ) as edit:
             row = edit.combatant(target)
             edit.apply(edit.system.set_wound_effect(edit.state, str(row.id), wound, effect, edit.house))
-            edit.summary = f"GM: {row.name}'s wound {wound}: {effect}"
+            edit.summary = log_text.gm_wound_summary(row.name, wound, effect)
             name = row.name
         assert edit.result is not None
-        await reply_change(
-            interaction, f"🩹 The GM wrote what **{text.clean(name)}**'s wound {wound} does.", edit.result
-        )
+        await reply_change(interaction, text.gm_wrote_wound(name, wound), edit.result)
 
     @app_commands.command(name="set", description="Set a combatant field (initiative, HP, side, segment …)")
     @app_commands.describe(target="Whose field", field="Which field", value="The new value")
@@ -132,12 +126,10 @@ class EncounterGMCommands:
             edit.apply(edit.system.gm_set(edit.state, str(row.id), field, value, edit.house, dice=edit.dice))
             if field.strip().lower() == "distance" and value.strip().isdecimal():
                 row.distance = int(value.strip())  # the row keeps the D6 tie-break distance too
-            edit.summary = f"GM: set {row.name}'s {field} to {value}"
+            edit.summary = log_text.gm_set_summary(row.name, field, value)
             name = row.name
         assert edit.result is not None
-        await reply_change(
-            interaction, f"✏️ The GM set **{text.clean(name)}**'s {text.clean(field, 40)}.", edit.result
-        )
+        await reply_change(interaction, text.gm_set_field(name, field), edit.result)
 
     @app_commands.command(name="condition", description="Add (or remove) a condition on a combatant")
     @app_commands.describe(target="Who", condition="The condition", remove="Remove it instead of adding it")
@@ -150,19 +142,17 @@ class EncounterGMCommands:
         ) as edit:
             row = edit.combatant(target)
             edit.apply(edit.system.gm_condition(edit.state, str(row.id), condition, remove, edit.house))
-            verb = "removed" if remove else "added"
-            edit.summary = f"GM {verb} {condition} on {row.name}"
+            edit.summary = log_text.gm_condition_summary(row.name, condition, remove=remove)
             name = row.name
         assert edit.result is not None
-        verb = "no longer" if remove else "now"
-        await reply_change(
-            interaction, f"🏷️ **{text.clean(name)}** is {verb} {text.clean(condition, 40)}.", edit.result
-        )
+        await reply_change(interaction, text.gm_condition(name, condition, remove=remove), edit.result)
 
     @app_commands.command(name="undo", description="Revert the last change(s) to this encounter, exactly")
     @app_commands.describe(steps="How many changes, 1-20 (default 1)")
     async def enc_undo(self, interaction: discord.Interaction[Fray], steps: int = 1) -> None:
-        result = await encounters.undo(interaction.client, where(interaction), interaction.user.id, steps)
+        result = await encounters.undo(
+            interaction.client, where(interaction), interaction.user.id, steps, summary=log_text.undo_summary
+        )
         await interaction.response.send_message(
             text.undone(result.extra.get("undone", []), result.tracker, result.turn, result.names),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -176,7 +166,7 @@ class EncounterGMCommands:
                 interaction.client, where(interaction), interaction.user.id, "gm instance"
             ) as edit:
                 edit.apply(edit.system.new_instance(edit.state, edit.house))
-                edit.summary = "GM started a new instance"
+                edit.summary = log_text.new_instance_summary()
         except encounters.NoEncounter:  # between fights: the channel's instance itself
             lines = await instances.next_instance(interaction.client, where(interaction))
             await interaction.response.send_message(
@@ -184,4 +174,4 @@ class EncounterGMCommands:
             )
             return
         assert edit.result is not None
-        await reply_change(interaction, "🔄 A new instance begins.", edit.result)
+        await reply_change(interaction, text.new_instance_begins(), edit.result)

@@ -17,6 +17,7 @@ import discord
 from bot import encounters
 from bot.reminders import DueStep
 from cogs.encounters import announce_in_channel, turn_view
+from cogs.text import log as log_text
 from cogs.text import reminders as text
 
 
@@ -108,7 +109,9 @@ class DiscordSender:
         )
 
     async def _skip(self, step: DueStep) -> None:
-        result = await encounters.skip_turn(self.bot, step.encounter_id, step.turn_key)
+        result = await encounters.skip_turn(
+            self.bot, step.encounter_id, step.turn_key, summary=log_text.skipped_summary
+        )
         if result is None:
             return  # refused (the turn moved on meanwhile)
         await self._channel(step).send(

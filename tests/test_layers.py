@@ -178,3 +178,57 @@ def test_the_text_layer_uses_no_discord_client_objects() -> None:
 
 def test_the_layer_checks_see_bot_and_text_files() -> None:
     assert len(BOT_FILES) >= 10 and len(TEXT_FILES) >= 10
+
+
+# --- the shell and the cogs word no log summary or change reply themselves ------------------------------
+
+COG_FILES = sorted(p for p in (ROOT / "cogs").glob("*.py"))  # the cogs outside their text layer
+
+
+def _has_words(node: ast.AST) -> bool:
+    return any(
+        isinstance(n, ast.JoinedStr) or (isinstance(n, ast.Constant) and isinstance(n.value, str))
+        for n in ast.walk(node)
+    )
+
+
+def _worded_here(path: Path) -> list[int]:
+    """Lines where ``path`` words a log summary (``….summary = "…"``) or the reply to a change
+    (``reply_change(interaction, "…", result)``) itself, with a string or f-string of its own."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Attribute) and t.attr == "summary" for t in node.targets)
+            and _has_words(node.value)
+        ):
+            found.append(node.lineno)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", "")) == "reply_change"
+            and len(node.args) > 1
+            and _has_words(node.args[1])
+        ):
+            found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("path", BOT_FILES + COG_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_summaries_and_change_replies_are_worded_by_the_text_layer(path: Path) -> None:
+    """A log row's summary (`/encounter log`, `/gm undo`) and the reply to a change are shown to members:
+    ``cogs.text`` words them; the shell's changes are given the wording."""
+    assert not _worded_here(path), f"{path.name} words text itself at lines {_worded_here(path)}"
+
+
+def test_the_wording_check_sees_worded_summaries_and_replies(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "async def f(edit, name, words, interaction, result):\n"
+        '    edit.summary = f"{name} opened"\n'
+        "    edit.summary = words(name)\n"
+        '    await reply_change(interaction, "The fight begins!", result)\n'
+        "    await reply_change(interaction, words(name), result)\n",
+        encoding="utf-8",
+    )
+    assert _worded_here(sample) == [2, 4]

@@ -48,10 +48,10 @@ def declared_title(actor: str) -> str:
     return f"📝 Declared for **{clean(actor, 64)}** (nothing rolled yet; `/lockin` resolves the plan):"
 
 
-def summary(kind: str, actor: str, target: str | None, detail: str = "") -> str:
+def summary(kind: str, actor: str, target: str | None, detail: str = "", *, by_gm: bool = False) -> str:
     label = "initiative reroll" if kind == "reroll" else kind
     text = f"{actor}: {label}" + (f" {target}" if target else "") + (f" ({detail})" if detail else "")
-    return text[:300]
+    return text[:300] + (" (GM)" if by_gm else "")
 
 
 def leave_ignored() -> str:

@@ -208,6 +208,11 @@ def change_refused(name: str, reason: str) -> str:
     return fit(f"{bold_name(name)} was not changed: {reason}")
 
 
+def fields_refused(problems: Sequence[tuple[str, str, str]]) -> str:
+    """Fields set in one go, none set: each refused one with its value and the rules' reason."""
+    return "nothing was set — " + "; ".join(f"`{name}` {value}: {reason}" for name, value, reason in problems)
+
+
 def stored_sheet_invalid(name: str, problems: Sequence[FieldProblem]) -> str:
     listed = "\n".join(f"• {problem_line(p)}" for p in problems[:15])
     return fit(

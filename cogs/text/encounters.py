@@ -34,6 +34,49 @@ def clean(text: str, limit: int = 100) -> str:
     return escape_mentions(escape_markdown(text))
 
 
+# --- replies to a change of the encounter
+
+
+def turn_ended(name: str) -> str:
+    return f"⏭️ **{clean(name)}** ended the turn."
+
+
+def fight_begins() -> str:
+    return "⚔️ The fight begins! Initiative:"
+
+
+def nobody_owes(label: str) -> str:
+    return f"⏳ {clean(label)}: nobody owes an action now; the GM moves on with `/gm next`."
+
+
+def gm_moved_on(holder: str | None) -> str:
+    return "⏭️ The GM moved on" + (f" from **{clean(holder)}**." if holder else ".")
+
+
+def gm_dealt(name: str, amount: int) -> str:
+    return f"🩸 The GM dealt {amount} damage to **{clean(name)}**."
+
+
+def gm_healed(name: str, amount: int) -> str:
+    return f"💚 The GM healed **{clean(name)}** by {amount}."
+
+
+def gm_wrote_wound(name: str, wound: int) -> str:
+    return f"🩹 The GM wrote what **{clean(name)}**'s wound {wound} does."
+
+
+def gm_set_field(name: str, field: str) -> str:
+    return f"✏️ The GM set **{clean(name)}**'s {clean(field, 40)}."
+
+
+def gm_condition(name: str, condition: str, *, remove: bool) -> str:
+    return f"🏷️ **{clean(name)}** is {'no longer' if remove else 'now'} {clean(condition, 40)}."
+
+
+def new_instance_begins() -> str:
+    return "🔄 A new instance begins."
+
+
 def fit(text: str, limit: int = MAX_MESSAGE) -> str:
     """``text`` within ``limit`` characters: whole lines kept, the rest summarised."""
     if len(text) <= limit:

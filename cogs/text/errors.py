@@ -105,6 +105,11 @@ def _generic(err: e.BotError) -> str:
     return "That could not be done, and nothing was changed."
 
 
+@describes(e.FieldsRefused)
+def _fields_refused(err: e.FieldsRefused) -> str:
+    return characters.fields_refused(err.problems)
+
+
 @describes(e.NotGM)
 def _not_gm(err: e.NotGM) -> str:
     return not_gm(err.has_role)

@@ -18,6 +18,78 @@ from discord.utils import escape_mentions
 from cogs.text.common import mention
 from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL, clean
 
+# --- a log row's summary: what the change did, in one line (the cogs and the shell's changes are given these)
+
+
+def opened_summary(name: str) -> str:
+    return f"Encounter {name} opened"
+
+
+def undo_summary(summaries: Sequence[str]) -> str:
+    """``summaries``: the undone changes' own, newest first."""
+    return f"Undid {len(summaries)} change(s): " + "; ".join(summaries)
+
+
+def skipped_summary(name: str) -> str:
+    return f"{name}'s turn was skipped (no answer to the reminders)"
+
+
+def turn_ended_summary(name: str, *, by_gm: bool) -> str:
+    return f"{name} ended the turn" + (" (GM)" if by_gm else "")
+
+
+def joined_summary(name: str, side: str, *, luck: bool) -> str:
+    return f"{name} joined ({side})" + (", spending Luck on initiative" if luck else "")
+
+
+def added_summary(names: Sequence[str], side: str) -> str:
+    return f"GM added {', '.join(names)} ({side})"
+
+
+def removed_summary(name: str) -> str:
+    return f"GM removed {name}"
+
+
+def began_summary(attackers: str | None, surprise: int) -> str:
+    return "The fight began" + (f" ({attackers} attacked, surprise {surprise:+d})" if attackers else "")
+
+
+def ended_summary() -> str:
+    return "The encounter ended"
+
+
+def luck_summary(name: str, *, off: bool) -> str:
+    return f"{name} {'takes back' if off else 'spends'} Luck on initiative"
+
+
+def gm_next_summary(holder: str | None) -> str:
+    return "GM moved on" + (f" from {holder}" if holder else "")
+
+
+def gm_damage_summary(name: str, amount: int, location: str | None) -> str:
+    return f"GM: {amount} damage to {name}" + (f" to the {location}" if location else "")
+
+
+def gm_heal_summary(name: str, amount: int, location: str | None) -> str:
+    return f"GM: healed {name} by {amount}" + (f" on the {location}" if location else "")
+
+
+def gm_wound_summary(name: str, wound: int, effect: str) -> str:
+    return f"GM: {name}'s wound {wound}: {effect}"
+
+
+def gm_set_summary(name: str, field: str, value: str) -> str:
+    return f"GM: set {name}'s {field} to {value}"
+
+
+def gm_condition_summary(name: str, condition: str, *, remove: bool) -> str:
+    return f"GM {'removed' if remove else 'added'} {condition} on {name}"
+
+
+def new_instance_summary() -> str:
+    return "GM started a new instance"
+
+
 # Event fields that hold combatant ids (shown as names).
 ID_KEYS = frozenset(
     {

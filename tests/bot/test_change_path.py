@@ -32,6 +32,7 @@ from bot.store import (
     versioned_update,
 )
 from cogs.text.errors import describe
+from cogs.text.log import opened_summary
 from rules.systems.registry import system_names
 from tests.bot.stand_ins import Clock, FakeBot
 
@@ -80,6 +81,22 @@ def test_the_store_keeps_the_only_locks() -> None:
         for folder in ("bot", "cogs", "rules")
         for path in (ROOT / folder).rglob("*.py")
         if "playground" not in path.parts and keeping.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == ["bot/store.py"]
+
+
+def test_only_the_change_path_opens_a_write_transaction() -> None:
+    """A session saves nothing unless its transaction is begun and committed; only ``Store.change`` does
+    that. ``bot/db.py`` migrates the schema before the bot serves, and the load benchmark (``bot/bench``)
+    builds its own database beside Fray."""
+    opening = re.compile(r"\.(begin|commit)\(\)")
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("bot", "cogs")
+        for path in (ROOT / folder).rglob("*.py")
+        if not {"migrations", "bench"} & set(path.parts)
+        and path.name != "db.py"
+        and opening.search(path.read_text(encoding="utf-8"))
     ]
     assert found == ["bot/store.py"]
 
@@ -270,7 +287,7 @@ async def test_reminder_settings_writes_are_versioned(store: Store) -> None:
 
 async def test_start_goes_through_the_change_path(bot: FakeBot) -> None:
     await bot.store.set_system(HERE, SYSTEM)
-    result = await start_encounter(bot, HERE, 7, "Ambush")
+    result = await start_encounter(bot, HERE, 7, "Ambush", summary=opened_summary)
     async with bot.store.sessions() as session:
         encounter = await session.get(Encounter, result.encounter_id)
         log = (

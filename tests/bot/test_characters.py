@@ -20,8 +20,10 @@ from bot.characters import (
     check_name,
     name_key,
     name_problem,
+    set_fields,
 )
 from bot.db import create_engine, migrate, session_factory
+from bot.errors import FieldsRefused
 from bot.models import Character
 from bot.settings import Settings
 from bot.store import Store
@@ -170,6 +172,22 @@ async def test_change_saves_in_one_go_and_errors_save_nothing(book: CharacterBoo
     with pytest.raises(RulesError):
         await book.change(ana, lambda r, s: r.set_weapon(s, "No Such Weapon"))
     assert (await book.get(ana.id)) == change.after
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_fields_in_one_go_refused_carry_each_problem_as_data(system: str) -> None:
+    rules = get_system(system)
+    sheet = rules.new_sheet("Ana")
+    field = rules.sheet_fields()[0]
+    with pytest.raises(FieldsRefused) as err:
+        set_fields(rules, sheet, [(field, "lots"), (field, "ever so many")])
+    assert [(name, value) for name, value, _ in err.value.problems] == [
+        (field, "lots"),
+        (field, "ever so many"),
+    ]
+    assert all(reason for _, _, reason in err.value.problems)
+    said = describe(err.value)
+    assert "ever so many" in said and "FieldsRefused" not in said
 
 
 async def test_rename_keeps_names_unique(book: CharacterBook) -> None:

@@ -517,7 +517,7 @@ def _skip_step() -> DueStep:
 
 
 async def test_a_refused_skip_posts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    async def skip_turn(bot: Any, encounter_id: int, turn_key: str) -> None:
+    async def skip_turn(bot: Any, encounter_id: int, turn_key: str, *, summary: Any = None) -> None:
         return None  # the turn moved on meanwhile
 
     monkeypatch.setattr(encounters_module, "skip_turn", skip_turn)
@@ -529,7 +529,7 @@ async def test_a_refused_skip_posts_nothing(monkeypatch: pytest.MonkeyPatch) -> 
 async def test_skip_calls_the_encounters_hook(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Any, ...]] = []
 
-    async def skip_turn(bot: Any, encounter_id: int, turn_key: str) -> object:
+    async def skip_turn(bot: Any, encounter_id: int, turn_key: str, *, summary: Any = None) -> object:
         calls.append((bot, encounter_id, turn_key))
         return SimpleNamespace(turn_changed=False, status="running")  # no next turn to announce
 

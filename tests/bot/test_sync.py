@@ -12,6 +12,7 @@ from discord import app_commands
 from bot.db import create_engine, migrate, session_factory
 from bot.models import CommandSync
 from bot.settings import Settings
+from bot.store import Store
 from bot.sync import command_payload, payload_hash, sync_commands
 
 
@@ -54,48 +55,51 @@ async def sessions(bot_settings: Settings):
     await engine.dispose()
 
 
-async def test_unchanged_commands_do_not_sync_again(sessions) -> None:
-    first = await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
+@pytest.fixture
+def store(sessions) -> Store:
+    return Store(sessions, clock)
+
+
+async def test_unchanged_commands_do_not_sync_again(sessions, store: Store) -> None:
+    first = await sync_commands(make_tree(), store, application_id=1, dev_guild_id=None, clock=clock)
     assert first.synced and first.scope == "global"
     tree = make_tree()
-    again = await sync_commands(tree, sessions, application_id=1, dev_guild_id=None, clock=clock)
+    again = await sync_commands(tree, store, application_id=1, dev_guild_id=None, clock=clock)
     assert not again.synced and tree.synced == []
     async with sessions() as session:
         row = await session.get(CommandSync, "global")
         assert row.payload_hash == first.payload_hash and row.synced_at == clock()
 
 
-async def test_changed_commands_force_and_new_application_sync(sessions) -> None:
-    await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
+async def test_changed_commands_force_and_new_application_sync(sessions, store: Store) -> None:
+    await sync_commands(make_tree(), store, application_id=1, dev_guild_id=None, clock=clock)
     changed = make_tree("Roll some dice")
-    assert (await sync_commands(changed, sessions, application_id=1, dev_guild_id=None, clock=clock)).synced
+    assert (await sync_commands(changed, store, application_id=1, dev_guild_id=None, clock=clock)).synced
     forced = make_tree("Roll some dice")
     assert (
-        await sync_commands(forced, sessions, application_id=1, dev_guild_id=None, clock=clock, force=True)
+        await sync_commands(forced, store, application_id=1, dev_guild_id=None, clock=clock, force=True)
     ).synced
     assert forced.synced == [None]
     other_app = make_tree("Roll some dice")
-    assert (await sync_commands(other_app, sessions, application_id=2, dev_guild_id=None, clock=clock)).synced
+    assert (await sync_commands(other_app, store, application_id=2, dev_guild_id=None, clock=clock)).synced
 
 
-async def test_dev_guild_scope_copies_global_commands(sessions) -> None:
+async def test_dev_guild_scope_copies_global_commands(sessions, store: Store) -> None:
     tree = make_tree()
-    result = await sync_commands(tree, sessions, application_id=1, dev_guild_id=42, clock=clock)
+    result = await sync_commands(tree, store, application_id=1, dev_guild_id=42, clock=clock)
     assert result.synced and result.scope == "42" and tree.synced == [42]
     assert [c["name"] for c in command_payload(tree, discord.Object(42))] == ["roll"]
     again = make_tree()
-    assert not (await sync_commands(again, sessions, application_id=1, dev_guild_id=42, clock=clock)).synced
+    assert not (await sync_commands(again, store, application_id=1, dev_guild_id=42, clock=clock)).synced
     # the global scope is separate
-    assert (
-        await sync_commands(make_tree(), sessions, application_id=1, dev_guild_id=None, clock=clock)
-    ).synced
+    assert (await sync_commands(make_tree(), store, application_id=1, dev_guild_id=None, clock=clock)).synced
 
 
-async def test_a_failed_sync_stores_nothing(sessions) -> None:
+async def test_a_failed_sync_stores_nothing(sessions, store: Store) -> None:
     tree = make_tree()
     tree.fail = True
     with pytest.raises(discord.HTTPException):
-        await sync_commands(tree, sessions, application_id=1, dev_guild_id=None, clock=clock)
+        await sync_commands(tree, store, application_id=1, dev_guild_id=None, clock=clock)
     async with sessions() as session:
         assert await session.get(CommandSync, "global") is None
 
@@ -120,13 +124,13 @@ class MeetingTree(CountingTree):
         return await super().sync(guild=guild)
 
 
-async def test_two_processes_syncing_at_once_both_record_it(sessions) -> None:
+async def test_two_processes_syncing_at_once_both_record_it(sessions, store: Store) -> None:
     """Two bot processes starting together both find no row, both sync and both write it; neither fails."""
     meeting = asyncio.Barrier(2)
     results = await asyncio.gather(
         *(
             sync_commands(
-                MeetingTree(meeting, description), sessions, application_id=1, dev_guild_id=None, clock=clock
+                MeetingTree(meeting, description), store, application_id=1, dev_guild_id=None, clock=clock
             )
             for description in ("Roll dice", "Roll some dice")
         )

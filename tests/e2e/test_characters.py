@@ -193,6 +193,27 @@ async def test_rename_through_set_name(fray: Harness) -> None:
     assert record is not None and get_system(ANY_SYSTEM).sheet_name(record.load()) == "Anabel"
 
 
+async def test_a_change_to_a_sheet_gone_invalid_says_what_is_wrong(fray: Harness) -> None:
+    """The shell's own refusal reaches the member in its words, not as a technical summary."""
+    from bot.models import Character
+
+    await set_system(fray, ANY_SYSTEM)
+    await invoke(fray, fray.player, "character create", name="Ana")
+    ana = await stored(fray, fray.player, "Ana")
+    async with fray.bot.store.change(("test", ana.id)) as session:
+        row = await session.get(Character, ana.id)
+        row.sheet = {**row.sheet, "bogus_field": 1}
+    sample = SAMPLES[ANY_SYSTEM]
+    weapon = get_system(ANY_SYSTEM).weapon_names()[0]
+    for command, options in (
+        ("character set", {"field": sample["field"], "value": sample["value"]}),
+        ("character weapon", {"name": weapon}),
+    ):
+        r = await invoke(fray, fray.player, command, **options)
+        assert r.ephemeral and "bogus_field" in r.content, r.content
+        assert "StoredSheetInvalid" not in r.content, r.content
+
+
 # --- which character ------------------------------------------------------------------------------------
 
 

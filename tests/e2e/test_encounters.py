@@ -239,6 +239,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
     assert r.ephemeral and r.embeds
     log_text = "\n".join(e.get("description", "") for e in r.embeds)
     assert "🎲" in log_text and "(undone)" in log_text
+    assert "Undid 3 change(s)" in log_text and "Encounter Ambush at the ford opened" in log_text
     r = await ok(fray, fray.gm, "encounter end")
     assert "over" in r.content
     ended = await fray.fd.invoke(fray.channel, fray.gm, "encounter status")

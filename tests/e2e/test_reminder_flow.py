@@ -99,6 +99,8 @@ async def test_then_skip_ends_the_turn_and_announces_the_next(fray: Harness) -> 
     assert after.key != before.key and read.names[after.actors[0]] == "Bandit"
     assert len(_reminders(fray)) == 1
     assert any("Bandit" in m.content for m in fray.fd.channel_messages(fray.channel)[-2:])
+    r = await fray.fd.invoke(fray.channel, fray.owner, "encounter log", count=1)
+    assert "turn was skipped (no answer to the reminders)" in r.embeds[0]["description"]
 
 
 async def test_acting_in_ones_own_turn_cancels_the_pending_reminder(fray: Harness) -> None:
