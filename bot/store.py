@@ -54,6 +54,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import lean
 from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 
@@ -147,8 +148,7 @@ async def compare_and_set(
         **{f"expected_{name}": v for name, v in expected.items() if v is not None},
         **{f"new_{name}": v for name, v in values.items()},
     }
-    result = await session.exec(statement, params=params)  # type: ignore[call-overload]
-    return result.rowcount == 1  # type: ignore[no-any-return]
+    return await lean.execute(session, statement, params) == 1
 
 
 @functools.cache
@@ -368,8 +368,8 @@ class Store:
         if kept is not None and now - kept[1] < GM_ROLE_KEPT:
             return kept[0]
         async with self.sessions() as session:
-            row = await session.exec(GM_ROLE_OF, params={"guild_id": guild_id})  # type: ignore[call-overload]
-            role_id = row.scalar()
+            rows = await lean.select(session, GM_ROLE_OF, {"guild_id": guild_id})
+            role_id = rows[0]["gm_role_id"] if rows else None
         self._gm_roles[guild_id] = (role_id, now)
         return role_id
 
