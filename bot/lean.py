@@ -72,13 +72,21 @@ def _compile(statement: Any, dialect: sa.Dialect) -> _Compiled:
     return made
 
 
+_DRIVER = "fray_lean_driver"
+
+
 async def _driver(session: AsyncSession) -> tuple[Any, Any] | None:
-    """The session's connection and its aiosqlite connection (``None`` on any other database)."""
+    """The session's connection and its aiosqlite connection (``None`` on any other database), looked up
+    once per transaction (a transaction keeps its connection)."""
+    kept = session.info.get(_DRIVER)
+    if kept is not None and kept[0] is session.sync_session.get_transaction():
+        return kept[1]  # type: ignore[no-any-return]
     connection = await session.connection()
-    if connection.dialect.name != "sqlite":
-        return None
-    raw = await connection.get_raw_connection()
-    return connection, raw.driver_connection
+    found = None
+    if connection.dialect.name == "sqlite":
+        found = (connection, (await connection.get_raw_connection()).driver_connection)
+    session.info[_DRIVER] = (session.sync_session.get_transaction(), found)
+    return found
 
 
 def _seen(connection: Any, sql: str, parameters: Any, many: bool) -> None:
