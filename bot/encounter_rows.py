@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import lean
 from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
 
 COMBATANTS: sa.Table = Combatant.__table__  # type: ignore[attr-defined]
@@ -155,7 +156,7 @@ async def write_changed(
     for values in changed:  # one statement per set of changed columns (almost always just one)
         by_columns.setdefault(tuple(sorted(values)), []).append(values)
     for columns, params in by_columns.items():
-        await session.exec(_combatant_update(columns), params=params)  # type: ignore[call-overload]
+        await lean.execute_many(session, _combatant_update(columns), params)
 
 
 @functools.cache
@@ -220,8 +221,8 @@ _BY_ID = sa.select(_ENCOUNTER).where(_ENCOUNTER.c.id == sa.bindparam("encounter_
 
 
 async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter | None:
-    row = (await session.exec(_BY_ID, params={"encounter_id": encounter_id})).mappings().first()  # type: ignore[call-overload]
-    return plain(Encounter)(**row) if row is not None else None
+    rows = await lean.select(session, _BY_ID, {"encounter_id": encounter_id})
+    return plain(Encounter)(**rows[0]) if rows else None
 
 
 @functools.cache
@@ -245,7 +246,9 @@ def _read_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Se
         .outerjoin(parent_instance, parent_instance.c.channel_id == parent.c.channel_id)
         .where(
             _ENCOUNTER.c.channel_id == sa.bindparam("channel_id", type_=sa.BigInteger),
-            _ENCOUNTER.c.status.in_(open_statuses),
+            sa.or_(
+                *(_ENCOUNTER.c.status == sa.bindparam(f"status_{i}", s) for i, s in enumerate(open_statuses))
+            ),
         )
     )
 
@@ -257,9 +260,10 @@ async def read_for_change(
     channel's row names) and both channels' party instances; ``None`` when no encounter is open there."""
     statement = _read_statement(parent_id is not None, tuple(open_statuses))
     params = {"channel_id": channel_id, "parent_id": parent_id}
-    row = (await session.exec(statement, params=params)).mappings().first()  # type: ignore[call-overload]
-    if row is None:
+    rows = await lean.select(session, statement, params)
+    if not rows:
         return None
+    row = rows[0]
     found = {
         i.channel_id: i
         for i in (

@@ -31,11 +31,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
+import sqlalchemy as sa
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot import encounter_rows, instances, reminders, sheet_sync, undo_record
+from bot import encounter_rows, instances, lean, reminders, sheet_sync, undo_record
 from bot.encounter_rows import CombatantRow, GrappleRow
 from bot.errors import (
     AmbiguousCombatant,
@@ -88,7 +89,10 @@ MAX_UNDO = 20
 START_COMMAND = "encounter start"
 UNDO_COMMAND = "gm undo"
 EVENT_LOG = EventLog.__table__  # type: ignore[attr-defined]
-LOG_INSERT = insert(EVENT_LOG)  # built once (its cache key is kept with it)
+# built once, every column named (no defaults filled in when it runs)
+LOG_INSERT = insert(EVENT_LOG).values(
+    {c.name: sa.bindparam(c.name) for c in EVENT_LOG.columns if c.name != "id"}
+)
 
 
 class EncounterBot(Protocol):
@@ -731,9 +735,10 @@ class EncounterEdit:
                 )
         event_dicts = tuple(e.to_dict() for e in self.events)
         self.seq = await self._next_seq()
-        await self.session.exec(
-            LOG_INSERT,  # type: ignore[call-overload]
-            params={
+        await lean.execute(
+            self.session,
+            LOG_INSERT,
+            {
                 "encounter_id": self.encounter.id or 0,
                 "seq": self.seq,
                 "actor_id": self.actor_id,

@@ -1,6 +1,7 @@
-"""``/roll`` and ``/gm roll`` through the change path: the channel's lock and transaction, its GM-queued dice
-consumed first (the rest saved back in the same transaction), the pool codes' house rules applied (those
-of the system with ``traits.rolls_dice_codes``), and a secret roll stored for its reveal button.
+"""``/roll`` and ``/gm roll``. A plain roll with no GM-queued dice only reads the channel. Otherwise it goes
+through the change path: the channel's lock and transaction, its GM-queued dice consumed first (the rest
+saved back in the same transaction), and a secret roll stored for its reveal button. Either way the pool
+codes' house rules apply (those of the system with ``traits.rolls_dice_codes``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ async def roll_in_channel(
 ) -> RollOutcome:
     """Roll ``expression`` here. Bad notation raises ``NotationError`` before anything is drawn or saved."""
     notation.parse(expression)  # refuse bad notation before taking the channel's lock
+    if not secret:
+        view, queue = await store.channel_and_dice(where)
+        if not queue:  # nothing to consume and nothing to store: no change to make
+            explode, wild_one = d6_rules(view.house_rules)
+            result = notation.roll(expression, dice, d6_explode=explode, d6_wild_one=wild_one)  # type: ignore[arg-type]
+            return RollOutcome(result, describe(result), None)
     async with store.edit_channel(where) as edit:
         explode, wild_one = d6_rules(edit.view.house_rules)
         queued = QueuedDice(edit.config.dice_queue or [], dice)

@@ -186,6 +186,7 @@ class Settings:
     heartbeat_interval: float = 30.0
     reminder_interval: float = 30.0  # seconds between reminder-loop ticks
     guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs after READY
+    tracker_edit_interval: float = 1.0  # seconds a live tracker rests between two edits
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:

@@ -54,10 +54,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot import lean
 from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 
 Key = tuple[Hashable, ...]
+
+GM_ROLE_KEPT = 30.0  # seconds a guild's GM role is kept once read (another process may set it meanwhile)
+GM_ROLE_OF = sa.select(GuildConfig.gm_role_id).where(GuildConfig.guild_id == sa.bindparam("guild_id"))
 
 
 def channel_key(channel_id: int) -> Key:
@@ -149,8 +153,7 @@ async def compare_and_set(
         **{f"expected_{name}": v for name, v in expected.items() if v is not None},
         **{f"new_{name}": v for name, v in values.items()},
     }
-    result = await session.exec(statement, params=params)  # type: ignore[call-overload]
-    return result.rowcount == 1  # type: ignore[no-any-return]
+    return await lean.execute(session, statement, params) == 1
 
 
 @functools.cache
@@ -329,6 +332,7 @@ class Store:
         # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
 
     def lock(self, key: Key) -> asyncio.Lock:
         """The lock of one resource (the project's only locks; see the module doc)."""
@@ -362,27 +366,43 @@ class Store:
     # --- guilds -----------------------------------------------------------------------------------------
 
     async def gm_role_id(self, guild_id: int) -> int | None:
+        """The guild's GM role, read at most every ``GM_ROLE_KEPT`` seconds: every GM command asks, and a
+        guild's commands all reach one process (its shard), which also makes every change to it."""
+        now = asyncio.get_running_loop().time()
+        kept = self._gm_roles.get(guild_id)
+        if kept is not None and now - kept[1] < GM_ROLE_KEPT:
+            return kept[0]
         async with self.sessions() as session:
-            row = await session.get(GuildConfig, guild_id)
-            return row.gm_role_id if row is not None else None
+            rows = await lean.select(session, GM_ROLE_OF, {"guild_id": guild_id})
+            role_id = rows[0]["gm_role_id"] if rows else None
+        self._gm_roles[guild_id] = (role_id, now)
+        return role_id
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
         """Set, whatever was there (a write that reads nothing needs no version)."""
-        async with self.change(guild_key(guild_id)) as session:
-            row = await session.get(GuildConfig, guild_id)
-            if row is None:
-                session.add(GuildConfig(guild_id=guild_id, gm_role_id=role_id))
-            else:
-                row.gm_role_id = role_id
+        self._gm_roles.pop(guild_id, None)
+        try:
+            async with self.change(guild_key(guild_id)) as session:
+                row = await session.get(GuildConfig, guild_id)
+                if row is None:
+                    session.add(GuildConfig(guild_id=guild_id, gm_role_id=role_id))
+                else:
+                    row.gm_role_id = role_id
+        finally:
+            self._gm_roles.pop(guild_id, None)  # a read during the change may have kept the old one
 
     # --- channels ---------------------------------------------------------------------------------------
 
     async def channel_view(self, where: Where) -> ChannelView:
+        return (await self.channel_and_dice(where))[0]
+
+    async def channel_and_dice(self, where: Where) -> tuple[ChannelView, list[int]]:
+        """The channel's view and the dice its GM queued (read, no lock)."""
         async with self.sessions() as session:
             own = await session.get(ChannelConfig, where.channel_id)
             parent_id = where.parent_id or (own.parent_id if own is not None else None)
             parent = await session.get(ChannelConfig, parent_id) if parent_id else None
-            return view_of(own, parent)
+            return view_of(own, parent), list(own.dice_queue or []) if own is not None else []
 
     @asynccontextmanager
     async def edit_channel(self, where: Where) -> AsyncIterator[ChannelEdit]:

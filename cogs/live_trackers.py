@@ -13,4 +13,4 @@ from cogs.tracker import LiveTrackers
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(LiveTrackers())
+    await bot.add_cog(LiveTrackers(every=bot.settings.tracker_edit_interval))  # type: ignore[attr-defined]

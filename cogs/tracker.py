@@ -8,6 +8,7 @@ A tracker that cannot be shown never fails the change that asked for it: the cha
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from typing import Any
@@ -32,7 +33,11 @@ class LiveTrackers(commands.Cog):
     up is counted from the channel's new messages (the history is asked only when the count is unknown,
     e.g. after a restart)."""
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 0.0) -> None:
+        # seconds a tracker rests after an edit: what changes meanwhile is shown in one edit at the end
+        # (Discord allows about five edits per five seconds in a channel; more would be throttled)
+        self.every = every
+        self._cooling: dict[int, asyncio.Task[None]] = {}  # encounter id → its rest after an edit
         self._running: set[int] = set()  # encounter ids with a refresh in progress
         self._again: set[int] = set()  # … and asked again meanwhile
         self._below: dict[int, tuple[int, int]] = {}  # channel id → (tracker message id, messages after it)
@@ -56,7 +61,7 @@ class LiveTrackers(commands.Cog):
             latest = self._latest.get(encounter_id)
             if latest is None or latest.version < shot.version:
                 self._latest[encounter_id] = shot
-        if encounter_id in self._running:
+        if encounter_id in self._running or encounter_id in self._cooling:
             self._again.add(encounter_id)
             return
         self._running.add(encounter_id)
@@ -64,11 +69,32 @@ class LiveTrackers(commands.Cog):
             while True:  # bounded: each pass takes every request made before it began
                 self._again.discard(encounter_id)
                 await _refresh_once(bot, channel_id, guild_id, encounter_id, self)
-                if encounter_id not in self._again:
-                    return
+                if self.every > 0 or encounter_id not in self._again:
+                    break
         finally:
             self._running.discard(encounter_id)
+        if self.every > 0:
+            self._rest(bot, channel_id, guild_id, encounter_id)
+        else:
             self._again.discard(encounter_id)
+
+    def _rest(self, bot: Any, channel_id: int, guild_id: int, encounter_id: int) -> None:
+        """After an edit, wait ``every`` seconds in the background (the caller goes on to its announcement),
+        then show what was asked meanwhile in one more edit."""
+
+        async def rest() -> None:
+            try:
+                await asyncio.sleep(self.every)
+            finally:
+                self._cooling.pop(encounter_id, None)
+            if encounter_id in self._again:
+                await self.refresh(bot, channel_id, guild_id, encounter_id)
+
+        self._cooling[encounter_id] = asyncio.get_running_loop().create_task(rest())
+
+    async def cog_unload(self) -> None:
+        for task in list(self._cooling.values()):
+            task.cancel()
 
     async def below(self, channel: Any, message_id: int) -> int:
         seen = self._below.get(channel.id)

@@ -39,7 +39,7 @@ def settings_over(tmp_path: Path, token: str, **overrides: object) -> Iterator[S
 
 @pytest.fixture
 def bot_settings(tmp_path: Path) -> Iterator[Settings]:
-    yield from settings_over(tmp_path, FAKE_TOKEN, heartbeat_interval=0.2)
+    yield from settings_over(tmp_path, FAKE_TOKEN, heartbeat_interval=0.2, tracker_edit_interval=0.0)
 
 
 @pytest.fixture(autouse=True)

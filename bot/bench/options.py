@@ -13,6 +13,8 @@ from sqlalchemy.exc import ArgumentError
 
 from bot.settings import PG_DRIVER
 
+FRAY_COMMANDS = ("/roll", "/encounter status", "/gm damage", "/attack")
+
 
 @dataclass
 class Options:
@@ -25,6 +27,7 @@ class Options:
     workdir: Path | None = None
     json: Path | None = None
     database_url: str | None = None  # a PostgreSQL server; None: SQLite, a file in the work folder
+    commands: tuple[str, ...] = FRAY_COMMANDS  # Fray's commands measured (the floor always is)
 
     def requests_at(self, concurrency: int) -> int:
         return self.requests.get(concurrency, 10 * concurrency)
@@ -58,6 +61,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures to this file")
     parser.add_argument(
+        "--only",
+        action="append",
+        choices=FRAY_COMMANDS,
+        metavar="COMMAND",
+        help=f"measure only this Fray command (repeatable; default all of {', '.join(FRAY_COMMANDS)})",
+    )
+    parser.add_argument(
         "--database-url",
         type=server_url,
         metavar="postgresql+asyncpg://USER@HOST:PORT/DB",
@@ -76,4 +86,6 @@ def options_from(args: argparse.Namespace) -> Options:
         options.storm = args.storm
     if args.encounters is not None:
         options.encounters = args.encounters
+    if args.only:
+        options.commands = tuple(c for c in FRAY_COMMANDS if c in args.only)
     return options

@@ -30,7 +30,6 @@ from bot.bench.report import FLOOR, Phase, Report, Storm, table
 
 READY_WITHIN = 60.0
 ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
-FRAY_COMMANDS = ("/roll", "/encounter status", "/gm damage", "/attack")
 SIDES = (("Bandit", "bandit", "bandits"), ("Wolf", "wolf", "wolves"))  # name, template, side; 4 each
 PER_SIDE = 4
 STORM_COMMAND = "gm set"
@@ -298,7 +297,7 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
             report.encounters = await store_more_encounters(db.engine, options.encounters)
             say(f"{report.encounters:,} encounters stored; warming up")
             makers = {FLOOR: request_maker(tables[FLOOR], FLOOR)}
-            makers |= {c: request_maker(fray_table, c) for c in FRAY_COMMANDS}
+            makers |= {c: request_maker(fray_table, c) for c in options.commands}
             for command, make in makers.items():
                 bot = floor if command == FLOOR else fray
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from bot.bench.options import Options
+from bot.bench.options import FRAY_COMMANDS, Options
 from bot.bench.report import FLOOR, table
-from bot.bench.run import FRAY_COMMANDS, bench
+from bot.bench.run import bench
 from tests.bench.postgres import bench_databases
 from tests.databases import ON_POSTGRES, SERVER_URL
 

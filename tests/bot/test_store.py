@@ -5,9 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import event
 
+from bot import store as store_module
 from bot.db import create_engine, migrate, session_factory
-from bot.models import ChannelConfig
+from bot.models import ChannelConfig, GuildConfig
 from bot.rolling import d6_rules, roll_in_channel
 from bot.settings import Settings
 from bot.store import Store, Where
@@ -55,6 +57,38 @@ async def test_gm_role(store: Store) -> None:
     await store.set_gm_role(1, 99)
     await store.set_gm_role(1, 98)
     assert await store.gm_role_id(1) == 98
+
+
+def guild_reads(store: Store) -> list[str]:
+    seen: list[str] = []
+
+    def record(conn, cursor, statement, parameters, context, executemany) -> None:
+        if "guild_config" in statement and statement.lstrip().upper().startswith("SELECT"):
+            seen.append(statement)
+
+    event.listen(store.sessions.kw["bind"].sync_engine, "before_cursor_execute", record)
+    return seen
+
+
+async def test_the_gm_role_is_read_once_and_forgotten_when_set(store: Store) -> None:
+    reads = guild_reads(store)
+    await store.set_gm_role(1, 99)
+    assert [await store.gm_role_id(1) for _ in range(5)] == [99] * 5
+    assert len(reads) == 2  # the set's own read, then one for the five asks
+    await store.set_gm_role(1, 98)
+    assert await store.gm_role_id(1) == 98
+
+
+async def test_a_gm_role_set_elsewhere_is_seen_once_the_kept_one_expires(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert await store.gm_role_id(1) is None
+    async with store.sessions() as session:  # another process sets it
+        session.add(GuildConfig(guild_id=1, gm_role_id=77))
+        await session.commit()
+    assert await store.gm_role_id(1) is None  # still the kept one
+    monkeypatch.setattr(store_module, "GM_ROLE_KEPT", 0.0)
+    assert await store.gm_role_id(1) == 77
 
 
 async def set_channel(store: Store, **values) -> None:
@@ -119,3 +153,11 @@ async def test_concurrent_rolls_never_use_a_queued_die_twice(store: Store) -> No
     async with store.sessions() as session:
         row = await session.get(ChannelConfig, 10)
         assert row.dice_queue == [] and row.version == 4
+
+
+async def test_a_plain_roll_writes_nothing(store: Store) -> None:
+    with ScriptedDice([(6, 2), (6, 5)]) as dice:
+        outcome = await roll_in_channel(store, CHANNEL, "2d6", dice, user_id=5)
+    assert outcome.result.total == 7
+    async with store.sessions() as session:
+        assert await session.get(ChannelConfig, 10) is None  # no channel row made for it

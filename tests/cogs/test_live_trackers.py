@@ -43,3 +43,34 @@ async def test_encounters_refresh_side_by_side(passes: list[tuple[int, float]]) 
     keeper = LiveTrackers()
     await asyncio.wait_for(asyncio.gather(*(keeper.refresh(None, 1, 1, e) for e in (1, 2, 3))), timeout=5)
     assert sorted(e for e, _ in passes) == [1, 2, 3]
+
+
+async def test_a_resting_tracker_shows_what_changed_meanwhile_in_one_edit(
+    passes: list[tuple[int, float]],
+) -> None:
+    keeper = LiveTrackers(every=0.3)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)  # the first change: edited at once
+    assert len(passes) == 1
+    for _ in range(5):
+        await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=1)  # returns at once: it rests
+    assert len(passes) == 1
+    for _ in range(100):  # bounded: the rest ends 0.3 s after the edit
+        if len(passes) == 2:
+            break
+        await asyncio.sleep(0.02)
+    assert len(passes) == 2 and passes[1][1] - started >= 0.3
+    await asyncio.sleep(0.5)
+    assert len(passes) == 2  # nothing was asked during the second rest: no third edit
+
+
+async def test_a_rest_holds_no_caller_and_ends_with_the_cog(passes: list[tuple[int, float]]) -> None:
+    keeper = LiveTrackers(every=30.0)
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=1)
+    resting = list(keeper._cooling.values())
+    assert len(resting) == 1 and not resting[0].done()
+    await keeper.cog_unload()
+    await asyncio.sleep(0)
+    assert resting[0].cancelled() and len(passes) == 1

@@ -100,7 +100,9 @@ async def fake_discord_world(tmp_path: Path) -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 def e2e_settings(tmp_path: Path) -> Iterator[Settings]:
-    yield from settings_over(tmp_path, DEFAULT_TOKEN, heartbeat_interval=0.1, guild_ready_timeout=0.05)
+    yield from settings_over(
+        tmp_path, DEFAULT_TOKEN, heartbeat_interval=0.1, guild_ready_timeout=0.05, tracker_edit_interval=0.0
+    )
 
 
 @pytest_asyncio.fixture

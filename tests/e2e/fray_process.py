@@ -95,6 +95,7 @@ def main(argv: list[str]) -> int:
         reminder_interval=float(interval),
         heartbeat_interval=0.5,
         guild_ready_timeout=0.05,
+        tracker_edit_interval=0.0,
     )
     setup_logging(settings.log_level, secrets=[settings.token])
     dice = RandomDice(int(seed))

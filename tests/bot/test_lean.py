@@ -1,0 +1,105 @@
+"""Statements on the driver connection read and write exactly what SQLAlchemy reads and writes: JSON (a
+``None`` included), timezone-aware datetimes, booleans, big integers."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+
+from bot import lean
+from bot.db import create_engine, migrate, session_factory
+from bot.models import Encounter, EventLog
+from bot.settings import Settings
+
+LOG = EventLog.__table__  # type: ignore[attr-defined]
+WHEN = datetime(2026, 5, 6, 7, 8, 9, 123456, tzinfo=UTC)
+
+
+@pytest.fixture
+async def sessions(bot_settings: Settings):
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    await migrate(engine)
+    made = session_factory(engine)
+    async with made() as session:
+        session.add(
+            Encounter(
+                guild_id=1, channel_id=10, system="d6", name="Ford", started_by=5, state={}, created_at=WHEN
+            )
+        )
+        await session.commit()
+    yield made
+    await engine.dispose()
+
+
+def log_values(seq: int, **changes: object) -> dict[str, object]:
+    return {
+        "encounter_id": 1,
+        "seq": seq,
+        "actor_id": 2**62,
+        "command": "gm damage",
+        "summary": "Ash takes 2 — “quoted”, ünïcode",
+        "events": [{"kind": "damage", "amount": 2, "nested": {"a": [1, None, True]}}],
+        "dice": [],
+        "undo": None,
+        "undone": False,
+        "created_at": WHEN,
+        **changes,
+    }
+
+
+INSERT = sa.insert(LOG).values({c.name: sa.bindparam(c.name) for c in LOG.columns if c.name != "id"})
+BY_SEQ = sa.select(LOG).where(LOG.c.seq == sa.bindparam("seq"))
+STORED = sa.text(
+    "SELECT encounter_id, actor_id, command, summary, events, dice, undo, undone, created_at FROM event_log WHERE seq = :seq"
+)
+
+
+async def test_a_lean_insert_stores_what_sqlalchemy_stores(sessions) -> None:
+    for undo in (None, {"encounter": {"hp": 3}}):
+        async with sessions() as session:
+            await session.exec(INSERT, params=log_values(1, undo=undo))  # type: ignore[call-overload]
+            await lean.execute(session, INSERT, log_values(2, undo=undo))
+            await session.commit()
+        async with sessions() as session:
+            stored = [(await session.exec(STORED, params={"seq": s})).one() for s in (1, 2)]  # type: ignore[call-overload]
+            assert stored[0] == stored[1]
+            await session.exec(sa.delete(LOG))  # type: ignore[call-overload]
+            await session.commit()
+
+
+async def test_a_lean_select_reads_what_sqlalchemy_reads(sessions) -> None:
+    async with sessions() as session:
+        await session.exec(INSERT, params=log_values(1, undone=True, undo={"x": [1, 2]}))  # type: ignore[call-overload]
+        await session.commit()
+    async with sessions() as session:
+        through_sqlalchemy = dict((await session.exec(BY_SEQ, params={"seq": 1})).mappings().one())  # type: ignore[call-overload]
+        rows = await lean.select(session, BY_SEQ, {"seq": 1})
+    assert rows == [through_sqlalchemy]
+    row = rows[0]
+    assert row["created_at"] == WHEN and row["created_at"].tzinfo is not None
+    assert row["undone"] is True and row["actor_id"] == 2**62 and row["undo"] == {"x": [1, 2]}
+
+
+async def test_a_lean_update_counts_the_rows_it_matched(sessions) -> None:
+    table = Encounter.__table__  # type: ignore[attr-defined]
+    update = (
+        sa.update(table)
+        .where(table.c.id == sa.bindparam("pk"), table.c.version == sa.bindparam("was"))
+        .values(version=sa.bindparam("now"), ended_at=sa.bindparam("ended"))
+    )
+    async with sessions() as session:
+        assert await lean.execute(session, update, {"pk": 1, "was": 0, "now": 1, "ended": WHEN}) == 1
+        assert await lean.execute(session, update, {"pk": 1, "was": 0, "now": 1, "ended": WHEN}) == 0
+        await session.commit()
+    async with sessions() as session:
+        assert (await session.get(Encounter, 1)).ended_at == WHEN  # type: ignore[union-attr]
+
+
+def test_a_statement_that_expands_its_parameters_is_refused() -> None:
+    from sqlalchemy.dialects import sqlite
+
+    statement = sa.select(LOG).where(LOG.c.command.in_(["a", "b"]))
+    with pytest.raises(ValueError, match="IN lists"):
+        lean._compile(statement, sqlite.dialect())
