@@ -88,16 +88,23 @@ def mentions_for(owner_id: int | None) -> discord.AllowedMentions:
     )
 
 
-def change_messages(title: str, result: EncounterResult, extra: Sequence[str] = ()) -> list[str]:
-    return tell(title, result.events, result.names, extra)
+def change_messages(
+    title: str, result: EncounterResult, extra: Sequence[str] = (), *, arrivals_told: bool = False
+) -> list[str]:
+    return tell(title, result.events, result.names, extra, arrivals_told=arrivals_told)
 
 
 async def reply_change(
-    interaction: discord.Interaction[Any], title: str, result: EncounterResult, *, extra: Sequence[str] = ()
+    interaction: discord.Interaction[Any],
+    title: str,
+    result: EncounterResult,
+    *,
+    extra: Sequence[str] = (),
+    arrivals_told: bool = False,
 ) -> None:
     """The public reply to a change (after the commit, split between lines when long), then the turn
-    announcement when the turn passed."""
-    for content in change_messages(title, result, extra):
+    announcement when the turn passed. ``arrivals_told``: the title says who joined."""
+    for content in change_messages(title, result, extra, arrivals_told=arrivals_told):
         if interaction.response.is_done():
             await interaction.followup.send(content, allowed_mentions=NO_MENTIONS)
         else:
@@ -504,7 +511,7 @@ class Encounters(
                 edit.apply(edit.system.spend_luck(edit.state, str(row.id), edit.house))
             edit.summary = log_text.joined_summary(name, side_name, luck=luck)
         assert edit.result is not None
-        await reply_change(interaction, text.joined([name], side_name), edit.result)
+        await reply_change(interaction, text.joined([name], side_name), edit.result, arrivals_told=True)
 
     @app_commands.command(name="add", description="GM: add NPCs from a creature template or a saved sheet")
     @app_commands.describe(
@@ -564,7 +571,7 @@ class Encounters(
                 )
             edit.summary = log_text.added_summary(names, side_name)
         assert edit.result is not None
-        await reply_change(interaction, text.joined(names, side_name), edit.result)
+        await reply_change(interaction, text.joined(names, side_name), edit.result, arrivals_told=True)
 
     @app_commands.command(name="remove", description="GM: take a combatant out of the encounter")
     @app_commands.describe(combatant="Who leaves")

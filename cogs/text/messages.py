@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from cogs.text.common import MAX_MESSAGE
 from cogs.text.events import Names, lines_of
-from cogs.text.events.registry import Heading
+from cogs.text.events.registry import Heading, is_arrival
 from cogs.text.turn_fold import folded_lines
 from rules.events import Event
 
@@ -78,8 +78,18 @@ def split_messages(title: str, lines: Sequence[str], limit: int = MAX_MESSAGE) -
     return messages
 
 
-def tell(title: str, events: Iterable[Event], names: Names, extra: Sequence[str] = ()) -> list[str]:
-    """The public messages of a change: ``title``, ``extra`` lines, then its events."""
+def tell(
+    title: str,
+    events: Iterable[Event],
+    names: Names,
+    extra: Sequence[str] = (),
+    *,
+    arrivals_told: bool = False,
+) -> list[str]:
+    """The public messages of a change: ``title``, ``extra`` lines, then its events (without the arrivals'
+    lines when ``title`` already tells them)."""
+    if arrivals_told:
+        events = [e for e in events if not is_arrival(e)]
     return split_messages(title, [*extra, *story(events, names)])
 
 

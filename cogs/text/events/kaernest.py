@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from cogs.text.common import clean
 from cogs.text.events.parts import mods_text, plus, roles, signed, terms, who
 from cogs.text.events.passing import passes
-from cogs.text.events.registry import Heading, Names, renders
+from cogs.text.events.registry import Heading, Names, arrivals, renders
 from cogs.text.events.shared import sheet_refreshed_text
 from rules.events import Event
 from rules.systems.kaernest.events import (
@@ -241,6 +241,9 @@ def check_rolled(e: CheckRolled, n: Names) -> str:
 def posture_changed(e: PostureChanged, n: Names) -> str:
     why = f" ({clean(e.reason, 60)})" if e.reason else ""
     return f"🛡️ {who(n, e.combatant)}: {e.previous} → **{e.posture}**{why}"
+
+
+arrivals(CombatantAdded)
 
 
 @renders(CombatantAdded)

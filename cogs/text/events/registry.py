@@ -41,7 +41,18 @@ Renderer = Callable[[Any, Names], Rendered]
 R = TypeVar("R", bound=Callable[..., Rendered])
 
 _RENDERERS: dict[type[Event], Renderer] = {}
+_ARRIVALS: set[type[Event]] = set()
 _strict = False
+
+
+def arrivals(*classes: type[Event]) -> None:
+    """Declare ``classes`` as a combatant's arrival: a join's reply already says who joined, on which side,
+    so there their lines are left out (``/encounter log`` still shows them)."""
+    _ARRIVALS.update(classes)
+
+
+def is_arrival(event: Event) -> bool:
+    return type(event) in _ARRIVALS
 
 
 class Heading(str):
