@@ -13,11 +13,14 @@ session as before (asyncpg needs SQLAlchemy's own parameter handling).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import DBAPIError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 Processor = Callable[[Any], Any] | None
@@ -94,6 +97,16 @@ def _seen(connection: Any, sql: str, parameters: Any, many: bool) -> None:
     sync.dispatch.before_cursor_execute(sync, None, sql, parameters, None, many)
 
 
+@contextmanager
+def _as_sqlalchemy_raises(sql: str, parameters: Any) -> Iterator[None]:
+    """The driver's errors as SQLAlchemy would raise them (a unique key's ``IntegrityError``, a busy
+    database's ``OperationalError``), so callers catch one kind whichever way a statement ran."""
+    try:
+        yield
+    except sqlite3.Error as err:
+        raise DBAPIError.instance(sql, parameters, err, sqlite3.Error) from err
+
+
 async def select(
     session: AsyncSession, statement: sa.Select[Any], params: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
@@ -106,7 +119,9 @@ async def select(
     compiled = _compile(statement, connection.dialect)
     parameters = compiled.parameters(params)
     _seen(connection, compiled.sql, parameters, False)
-    return [compiled.mapping(row) for row in await aio.execute_fetchall(compiled.sql, parameters)]
+    with _as_sqlalchemy_raises(compiled.sql, parameters):
+        found = await aio.execute_fetchall(compiled.sql, parameters)
+    return [compiled.mapping(row) for row in found]
 
 
 async def execute(session: AsyncSession, statement: Any, params: Mapping[str, Any]) -> int:
@@ -119,7 +134,8 @@ async def execute(session: AsyncSession, statement: Any, params: Mapping[str, An
     compiled = _compile(statement, connection.dialect)
     parameters = compiled.parameters(params)
     _seen(connection, compiled.sql, parameters, False)
-    cursor = await aio.execute(compiled.sql, parameters)
+    with _as_sqlalchemy_raises(compiled.sql, parameters):
+        cursor = await aio.execute(compiled.sql, parameters)
     return int(cursor.rowcount)
 
 
@@ -133,4 +149,5 @@ async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Map
     compiled = _compile(statement, connection.dialect)
     parameters = [compiled.parameters(row) for row in rows]
     _seen(connection, compiled.sql, parameters, True)
-    await aio.executemany(compiled.sql, parameters)
+    with _as_sqlalchemy_raises(compiled.sql, parameters):
+        await aio.executemany(compiled.sql, parameters)

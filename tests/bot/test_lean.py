@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 
 from bot import lean
 from bot.db import create_engine, migrate, session_factory
@@ -103,3 +104,11 @@ def test_a_statement_that_expands_its_parameters_is_refused() -> None:
     statement = sa.select(LOG).where(LOG.c.command.in_(["a", "b"]))
     with pytest.raises(ValueError, match="IN lists"):
         lean._compile(statement, sqlite.dialect())
+
+
+async def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(sessions) -> None:
+    """Callers catch SQLAlchemy's ``IntegrityError`` (a name another process took first)."""
+    async with sessions() as session:
+        await lean.execute(session, INSERT, log_values(1))
+        with pytest.raises(IntegrityError):  # the log's (encounter, seq) is unique
+            await lean.execute(session, INSERT, log_values(1))
