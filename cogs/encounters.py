@@ -192,21 +192,36 @@ def retired_view(result: EncounterResult) -> discord.ui.View:
     return view
 
 
-async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
-    """The encounter's previous announcement loses its End turn button (its turn has passed): one edit, best
-    effort — the change is committed and announced whatever happens here."""
+def _keeper(bot: Any) -> LiveTrackers | None:
+    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
+    return keeper if isinstance(keeper, LiveTrackers) else None
+
+
+async def _retire(bot: Any, old: tuple[int, int, Any] | None) -> None:
+    """Edit an old announcement down to ``old``'s view: one edit, best effort — the change is committed and
+    announced whatever happens here."""
+    if old is None:
+        return
     try:
-        keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
-        if not isinstance(keeper, LiveTrackers) or sent is None:
-            return
-        old = keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result))
-        if old is None:
-            return
         old_channel, message_id, view = old
         channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
         await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
     except Exception:
         log.warning("could not take the End turn button off the last announcement", exc_info=True)
+
+
+async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
+    """The encounter's previous announcement loses its End turn button (its turn has passed)."""
+    keeper = _keeper(bot)
+    if keeper is not None and sent is not None:
+        await _retire(bot, keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result)))
+
+
+async def retire_last_announcement(bot: Any, encounter_id: int) -> None:
+    """The fight is over: its last announcement loses its End turn button too."""
+    keeper = _keeper(bot)
+    if keeper is not None:
+        await _retire(bot, keeper.last_announced(encounter_id))
 
 
 # --- acting for a combatant -----------------------------------------------------------------------------
@@ -667,6 +682,7 @@ class Encounters(
         await interaction.response.send_message(
             text.ended(name, edit.result.tracker, total), allowed_mentions=NO_MENTIONS
         )
+        await retire_last_announcement(self.bot, edit.result.encounter_id)
         await refresh_tracker(
             self.bot,
             where(interaction).channel_id,

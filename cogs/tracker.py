@@ -117,6 +117,10 @@ class LiveTrackers(commands.Cog):
             shot = dataclasses.replace(shot, tracker_message_id=known)
         return shot
 
+    def last_announced(self, encounter_id: int) -> tuple[int, int, Any] | None:
+        """The encounter's latest announcement, forgotten (its fight is over: none comes after it)."""
+        return self._announced.pop(encounter_id, None)
+
     def announced(
         self, encounter_id: int, channel_id: int, message_id: int, retired: Any
     ) -> tuple[int, int, Any] | None:

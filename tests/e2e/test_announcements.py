@@ -66,3 +66,13 @@ async def test_an_announcement_that_cannot_be_edited_does_not_fail_the_turn_pass
     await fray.fd.delete_message(first)  # the edit meets a 404
     r = await ok(fray, fray.gm, "gm next")
     assert ends(announcement(r)) and "turn" in r.content
+
+
+async def test_ending_the_encounter_retires_its_last_announcement(fray: Harness) -> None:
+    first = await wolves_at_the_ford(fray, 2)
+    latest = announcement(await ok(fray, fray.gm, "gm next"))
+    assert ends(latest)
+    await ok(fray, fray.gm, "encounter end")
+    await fray.fd.flush()
+    assert [m.id for m in announcements(fray) if ends(m)] == []
+    assert any(c.startswith("fray:status:") for c in latest.custom_ids) and not ends(first)
