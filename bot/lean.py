@@ -107,18 +107,30 @@ def _as_sqlalchemy_raises(sql: str, parameters: Any) -> Iterator[None]:
         raise DBAPIError.instance(sql, parameters, err, sqlite3.Error) from err
 
 
+async def _prepared(
+    session: AsyncSession, statement: Any, params: Any, *, many: bool = False
+) -> tuple[_Compiled, Any, Any] | None:
+    """The compiled statement, its driver parameters and the aiosqlite connection to run it on (``None``
+    where it runs through the session); the engine's listeners are told of it."""
+    driver = await _driver(session)
+    if driver is None:
+        return None
+    connection, aio = driver
+    compiled = _compile(statement, connection.dialect)
+    parameters = [compiled.parameters(p) for p in params] if many else compiled.parameters(params)
+    _seen(connection, compiled.sql, parameters, many)
+    return compiled, parameters, aio
+
+
 async def select(
     session: AsyncSession, statement: sa.Select[Any], params: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
     """The rows of ``statement`` as plain dicts (by the selected columns' keys)."""
-    driver = await _driver(session)
-    if driver is None:
+    prepared = await _prepared(session, statement, params)
+    if prepared is None:
         result = await session.exec(statement, params=params)  # type: ignore[call-overload]
         return [dict(row) for row in result.mappings()]
-    connection, aio = driver
-    compiled = _compile(statement, connection.dialect)
-    parameters = compiled.parameters(params)
-    _seen(connection, compiled.sql, parameters, False)
+    compiled, parameters, aio = prepared
     with _as_sqlalchemy_raises(compiled.sql, parameters):
         found = await aio.execute_fetchall(compiled.sql, parameters)
     return [compiled.mapping(row) for row in found]
@@ -126,14 +138,11 @@ async def select(
 
 async def execute(session: AsyncSession, statement: Any, params: Mapping[str, Any]) -> int:
     """Run an ``UPDATE``, ``INSERT`` or ``DELETE``; the number of rows it matched."""
-    driver = await _driver(session)
-    if driver is None:
+    prepared = await _prepared(session, statement, params)
+    if prepared is None:
         result = await session.exec(statement, params=params)  # type: ignore[call-overload]
         return int(result.rowcount)
-    connection, aio = driver
-    compiled = _compile(statement, connection.dialect)
-    parameters = compiled.parameters(params)
-    _seen(connection, compiled.sql, parameters, False)
+    compiled, parameters, aio = prepared
     with _as_sqlalchemy_raises(compiled.sql, parameters):
         cursor = await aio.execute(compiled.sql, parameters)
     return int(cursor.rowcount)
@@ -141,13 +150,10 @@ async def execute(session: AsyncSession, statement: Any, params: Mapping[str, An
 
 async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Mapping[str, Any]]) -> None:
     """Run one ``UPDATE`` or ``INSERT`` for each set of parameters (one hand-off for all)."""
-    driver = await _driver(session)
-    if driver is None:
+    prepared = await _prepared(session, statement, rows, many=True)
+    if prepared is None:
         await session.exec(statement, params=list(rows))  # type: ignore[call-overload]
         return
-    connection, aio = driver
-    compiled = _compile(statement, connection.dialect)
-    parameters = [compiled.parameters(row) for row in rows]
-    _seen(connection, compiled.sql, parameters, True)
+    compiled, parameters, aio = prepared
     with _as_sqlalchemy_raises(compiled.sql, parameters):
         await aio.executemany(compiled.sql, parameters)

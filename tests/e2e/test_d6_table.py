@@ -152,12 +152,17 @@ async def test_moving_while_hidden_declares_the_check_and_a_failed_one_reveals(f
 
 
 # --- plans checked as they unfold; undo is whole ------------------------------------------------------
-async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
+async def grappling(fray: Harness) -> None:
+    """G (Physique 4D) has grappled T (2D): the counter at 1 toward G, G's turn again."""
     g, t = d6_sheet("G", physique="4D"), d6_sheet("T", physique="2D")
     await fight(fray, [("G", g)], [("T", t)], init=[5, 2])
     await gm_dice(fray, 3, 3, 3, 3, 1, 2)
     await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
     await ok(fray, fray.gm, "turn end", **{"as": "T"})
+
+
+async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
+    await grappling(fray)
     fray.script()
     await refused(fray, fray.player, "grapple", "(it is 1)", action="throw", target="T")
     await declare(fray, "grapple", action="contest", target="T")
@@ -172,11 +177,7 @@ async def test_a_contest_then_a_throw_in_one_plan(fray: Harness) -> None:
 
 
 async def test_the_throw_is_refused_at_resolution_when_the_contest_falls_short(fray: Harness) -> None:
-    g, t = d6_sheet("G", physique="4D"), d6_sheet("T", physique="2D")
-    await fight(fray, [("G", g)], [("T", t)], init=[5, 2])
-    await gm_dice(fray, 3, 3, 3, 3, 1, 2)
-    await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
-    await ok(fray, fray.gm, "turn end", **{"as": "T"})
+    await grappling(fray)
     await declare(fray, "grapple", action="contest", target="T")
     await declare(fray, "grapple", action="throw", target="T")
     # Contest at −1D: 3D 2 + 2 + 3 = 7 against 2D 1 + 2 = 3: won, counter 2; the throw cannot follow.

@@ -9,7 +9,7 @@ import asyncio
 
 from tests.e2e.conftest import Harness
 from tests.e2e.test_actions_helpers import d6_fight, d6_sheet, resolution, whose_turn
-from tests.e2e.test_d6_table import declare, eva_fight, fight, gm_dice
+from tests.e2e.test_d6_table import declare, eva_fight, gm_dice, grappling
 from tests.e2e.test_encounters import current, make_character, ok, setup_gm
 
 WAIT = 5.0  # the live tracker is posted after the reply; a bounded wait for it
@@ -126,11 +126,7 @@ async def test_a_multi_action_lock_in_states_its_penalty_once(fray: Harness) -> 
 
 # --- Wild Die on throw and take-down damage -----------------------------------------------------------
 async def grappled_at_3(fray: Harness) -> None:
-    g, t = d6_sheet("G", physique="4D"), d6_sheet("T", physique="2D")
-    await fight(fray, [("G", g)], [("T", t)], init=[5, 2])
-    await gm_dice(fray, 3, 3, 3, 3, 1, 2)
-    await ok(fray, fray.player, "grapple", action="start", target="T", lock=True)
-    await ok(fray, fray.gm, "turn end", **{"as": "T"})
+    await grappling(fray)
     fray.script()
     await ok(fray, fray.gm, "gm set", target="G", field="grapple_counter", value="T 3")
 

@@ -229,10 +229,8 @@ async def test_a_branch_skill_is_rolled_for_its_weapon(fray: Harness) -> None:
     assert "Swords/Short Sword" in resolution(r), resolution(r)
 
 
-async def test_reserved_names_and_custom_weapons_on_sheets(fray: Harness) -> None:
-    await setup_gm(fray, "kaernest")
-    await ok(fray, fray.player, "character create", name="Izuki")
-    await refused(fray, fray.player, "character set", "cannot be a skill", field="hp", value="20")
+async def define_the_oar(fray: Harness) -> None:
+    """The player's sheet gets a weapon of its own: an oar."""
     await ok(
         fray,
         fray.player,
@@ -240,6 +238,13 @@ async def test_reserved_names_and_custom_weapons_on_sheets(fray: Harness) -> Non
         field="custom_weapon Oar",
         value="handed 2, speed 7, bludgeon 5, skill Clubs/Maces",
     )
+
+
+async def test_reserved_names_and_custom_weapons_on_sheets(fray: Harness) -> None:
+    await setup_gm(fray, "kaernest")
+    await ok(fray, fray.player, "character create", name="Izuki")
+    await refused(fray, fray.player, "character set", "cannot be a skill", field="hp", value="20")
+    await define_the_oar(fray)
     r = await ok(fray, fray.player, "character show")
     assert "Oar" in str(r.embeds[0]), r.embeds[0]
 
@@ -353,13 +358,7 @@ async def test_a_custom_weapon_on_the_sheet_attacks(fray: Harness) -> None:
     await setup_gm(fray, "kaernest")
     await make_character(fray, fray.player, "Izuki", "kaernest", izuki(weapons=()))
     await make_character(fray, fray.gm, "Andretti", "kaernest", andretti(instinct=4))
-    await ok(
-        fray,
-        fray.player,
-        "character set",
-        field="custom_weapon Oar",
-        value="handed 2, speed 7, bludgeon 5, skill Clubs/Maces",
-    )
+    await define_the_oar(fray)
     await ok(fray, fray.gm, "encounter start", name="Courtyard")
     await ok(fray, fray.player, "encounter join")
     await ok(fray, fray.gm, "encounter join", character="Andretti")
