@@ -33,3 +33,8 @@ def system_title(name: str) -> str:
         return get_system(name).title
     except RulesError:
         return name
+
+
+def number(n: int) -> str:
+    """A whole number as players write it: a real minus sign (−3), not a hyphen."""
+    return f"−{-n}" if n < 0 else str(n)

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import discord
 from discord.utils import escape_markdown, escape_mentions
 
-from cogs.text.common import mention, system_title
+from cogs.text.common import mention, number, system_title
 from rules.encounter import CombatantView, TrackerView, Traits, TurnStatus
 from rules.errors import RulesError
 from rules.systems.registry import get_system
@@ -353,7 +353,8 @@ def turn_choices(traits: Traits, *, last_gasp: bool) -> str:
 def health_text(row: CombatantView, *, numbers: bool) -> str:
     parts: list[str] = []
     if numbers and row.hp is not None:
-        parts.append(f"HP {row.hp}/{row.hp_max}" if row.hp_max is not None else f"HP {row.hp}")
+        hp = number(row.hp)
+        parts.append(f"HP {hp}/{number(row.hp_max)}" if row.hp_max is not None else f"HP {hp}")
     if numbers and row.damage is not None:
         parts.append(f"damage {row.damage}")
     if row.wounds:

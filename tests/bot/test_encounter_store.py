@@ -380,7 +380,7 @@ def test_the_tracker_embed_summarises_within_discord_limits() -> None:
     assert len(data["title"]) <= 256 and len(data["description"]) <= 4096
     assert len(data.get("fields", [])) <= 25 and all(len(f["value"]) <= 1024 for f in data["fields"])
     assert len(embed) <= 6000
-    assert "more combatants" in data["description"] and "HP -12345/99999" in data["description"]
+    assert "more combatants" in data["description"] and "HP −12345/99999" in data["description"]
     assert "Last Gasp turn 3" in data["description"] and "stored healing 12" in data["description"]
     assert not data["description"].endswith(("-", "1234"))  # whole lines only
     rows_ = [
