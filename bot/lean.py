@@ -66,7 +66,7 @@ def _compile(statement: Any, dialect: sa.Dialect) -> _Compiled:
     made = _Compiled(
         sql=compiled.string,
         names=names,
-        defaults={b.key: b.value for b in bound if b.value is not None},
+        defaults={name: b.value for name, b in zip(names, bound, strict=True) if b.value is not None},
         binds=tuple(b.type.dialect_impl(dialect).bind_processor(dialect) for b in bound),
         keys=tuple(c.key for c in columns),
         results=tuple(c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns),

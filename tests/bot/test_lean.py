@@ -112,3 +112,14 @@ async def test_a_driver_error_is_raised_as_sqlalchemy_raises_it(sessions) -> Non
         await lean.execute(session, INSERT, log_values(1))
         with pytest.raises(IntegrityError):  # the log's (encounter, seq) is unique
             await lean.execute(session, INSERT, log_values(1))
+
+
+async def test_values_written_into_the_statement_are_sent_too(sessions) -> None:
+    """A literal in the statement (an anonymous parameter) is sent with the named ones."""
+    statement = sa.select(Encounter.__table__.c.name).where(  # type: ignore[attr-defined]
+        Encounter.__table__.c.system == "d6",  # type: ignore[attr-defined]
+        Encounter.__table__.c.channel_id == sa.bindparam("channel_id"),  # type: ignore[attr-defined]
+    )
+    async with sessions() as session:
+        assert await lean.select(session, statement, {"channel_id": 10}) == [{"name": "Ford"}]
+        assert await lean.select(session, statement, {"channel_id": 11}) == []
