@@ -197,17 +197,15 @@ def _keeper(bot: Any) -> LiveTrackers | None:
     return keeper if isinstance(keeper, LiveTrackers) else None
 
 
-async def _retire(bot: Any, old: tuple[int, int, Any] | None) -> None:
-    """Edit an old announcement down to ``old``'s view: one edit, best effort — the change is committed and
+async def _retire(bot: Any, old: Sequence[tuple[int, int, Any]]) -> None:
+    """Edit each old message down to its view: one edit each, best effort — the change is committed and
     announced whatever happens here."""
-    if old is None:
-        return
-    try:
-        old_channel, message_id, view = old
-        channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
-        await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
-    except Exception:
-        log.warning("could not take the End turn button off the last announcement", exc_info=True)
+    for old_channel, message_id, view in old:
+        try:
+            channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
+            await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
+        except Exception:
+            log.warning("could not take the End turn button off an old announcement", exc_info=True)
 
 
 async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
@@ -222,6 +220,13 @@ async def retire_last_announcement(bot: Any, encounter_id: int) -> None:
     keeper = _keeper(bot)
     if keeper is not None:
         await _retire(bot, keeper.last_announced(encounter_id))
+
+
+def reminder_sent(bot: Any, encounter_id: int, channel_id: int, message_id: int) -> None:
+    """A reminder with End turn went out for the current turn: the next announcement retires it."""
+    keeper = _keeper(bot)
+    if keeper is not None:
+        keeper.reminded(encounter_id, channel_id, message_id, turn_view(encounter_id, None, end_turn=False))
 
 
 # --- acting for a combatant -----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import discord
 
 from bot import encounters
 from bot.reminders import DueStep
-from cogs.encounters import announce_in_channel, turn_view
+from cogs.encounters import announce_in_channel, reminder_sent, turn_view
 from cogs.text import log as log_text
 from cogs.text import reminders as text
 
@@ -102,11 +102,13 @@ class DiscordSender:
         message = message_for(step)
         if message is None:
             return
-        await self._channel(step).send(
+        sent = await self._channel(step).send(
             message.content,
             allowed_mentions=message.allowed_mentions,
             view=turn_view(step.encounter_id, step.turn_key),
         )
+        if sent is not None:
+            reminder_sent(self.bot, step.encounter_id, step.channel_id, sent.id)
 
     async def _skip(self, step: DueStep) -> None:
         result = await encounters.skip_turn(

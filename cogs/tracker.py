@@ -45,6 +45,8 @@ class LiveTrackers(commands.Cog):
         # announcement, which the next one edits down (in memory: after a restart the old button stays, and
         # a click on it is refused)
         self._announced: dict[int, tuple[int, int, Any]] = {}
+        # encounter id → the reminders sent for its current turn (each with End turn), same form
+        self._reminded: dict[int, list[tuple[int, int, Any]]] = {}
         self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
         self._posted: dict[int, int] = {}  # encounter id → the tracker message this process posted last
 
@@ -117,20 +119,27 @@ class LiveTrackers(commands.Cog):
             shot = dataclasses.replace(shot, tracker_message_id=known)
         return shot
 
-    def last_announced(self, encounter_id: int) -> tuple[int, int, Any] | None:
-        """The encounter's latest announcement, forgotten (its fight is over: none comes after it)."""
-        return self._announced.pop(encounter_id, None)
+    def last_announced(self, encounter_id: int) -> list[tuple[int, int, Any]]:
+        """The encounter's latest announcement and reminders, forgotten (its fight is over: none comes after
+        them)."""
+        latest = self._announced.pop(encounter_id, None)
+        return ([latest] if latest is not None else []) + self._reminded.pop(encounter_id, [])
+
+    def reminded(self, encounter_id: int, channel_id: int, message_id: int, retired: Any) -> None:
+        """Remember a reminder sent for the encounter's current turn: the next announcement retires it."""
+        self._reminded.setdefault(encounter_id, []).append((channel_id, message_id, retired))
 
     def announced(
         self, encounter_id: int, channel_id: int, message_id: int, retired: Any
-    ) -> tuple[int, int, Any] | None:
+    ) -> list[tuple[int, int, Any]]:
         """Remember the latest announcement of ``encounter_id`` (``retired``: what it shows once its turn has
-        passed); return the one it replaces, if any. Of two posted at once, the later message stays latest."""
+        passed); return the messages whose turn it ends: the announcement it replaces and that turn's
+        reminders. Of two posted at once, the later message stays latest."""
         before = self._announced.get(encounter_id)
         if before is not None and before[1] > message_id:
-            return (channel_id, message_id, retired)
+            return [(channel_id, message_id, retired)]
         self._announced[encounter_id] = (channel_id, message_id, retired)
-        return before
+        return ([before] if before is not None else []) + self._reminded.pop(encounter_id, [])
 
 
 async def _below(channel: Any, message_id: int) -> int:

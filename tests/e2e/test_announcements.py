@@ -76,3 +76,19 @@ async def test_ending_the_encounter_retires_its_last_announcement(fray: Harness)
     await fray.fd.flush()
     assert [m.id for m in announcements(fray) if ends(m)] == []
     assert any(c.startswith("fray:status:") for c in latest.custom_ids) and not ends(first)
+
+
+async def test_a_reminders_end_turn_goes_once_its_turn_has_passed(fray: Harness) -> None:
+    clock = Clock(T0)
+    bot = await fray.restart(clock=clock)
+    await ok(fray, fray.owner, "gm reminders", after="2h", repeat="2h", max=1, then="nothing")
+    await _fight_until_the_players_turn(fray, clock)
+    clock.now = T0 + 2 * H
+    await reminder_loop(bot).tick()
+    await fray.fd.flush()
+    (reminder,) = [m for m in fray.fd.channel_messages(fray.channel) if "Reminder" in m.content]
+    assert ends(reminder)
+    await ok(fray, fray.gm, "gm next")
+    await fray.fd.flush()
+    assert not ends(reminder) and any(c.startswith("fray:status:") for c in reminder.custom_ids)
+    assert [m.id for m in announcements(fray) if ends(m)] == [announcements(fray)[-1].id]
