@@ -41,6 +41,13 @@ def d6_rules(house_rules: Mapping[str, Mapping[str, Any]]) -> tuple[str, str]:
     return explode, wild_one
 
 
+def _roll(
+    expression: str, dice: DiceSource, house_rules: Mapping[str, Mapping[str, Any]]
+) -> notation.RollResult:
+    explode, wild_one = d6_rules(house_rules)
+    return notation.roll(expression, dice, d6_explode=explode, d6_wild_one=wild_one)  # type: ignore[arg-type]
+
+
 async def roll_in_channel(
     store: Store,
     where: Where,
@@ -56,13 +63,11 @@ async def roll_in_channel(
     if not secret:
         view, queue = await store.channel_and_dice(where)
         if not queue:  # nothing to consume and nothing to store: no change to make
-            explode, wild_one = d6_rules(view.house_rules)
-            result = notation.roll(expression, dice, d6_explode=explode, d6_wild_one=wild_one)  # type: ignore[arg-type]
+            result = _roll(expression, dice, view.house_rules)
             return RollOutcome(result, describe(result), None)
     async with store.edit_channel(where) as edit:
-        explode, wild_one = d6_rules(edit.view.house_rules)
         queued = QueuedDice(edit.config.dice_queue or [], dice)
-        result = notation.roll(expression, queued, d6_explode=explode, d6_wild_one=wild_one)  # type: ignore[arg-type]
+        result = _roll(expression, queued, edit.view.house_rules)
         if list(queued.remaining) != list(edit.config.dice_queue or []):
             edit.config.dice_queue = list(queued.remaining)
         described = describe(result)

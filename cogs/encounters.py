@@ -48,7 +48,7 @@ from cogs.text import encounters as text
 from cogs.text import log as log_text
 from cogs.text.errors import describe
 from cogs.text.messages import happened_to, tell
-from cogs.tracker import LiveTrackers, refresh_tracker
+from cogs.tracker import keeper_of, refresh_tracker
 from rules.encounter import TrackerView, TurnStatus
 from rules.errors import NotFound, RulesError
 from rules.systems.registry import get_system
@@ -192,11 +192,6 @@ def retired_view(result: EncounterResult) -> discord.ui.View:
     return view
 
 
-def _keeper(bot: Any) -> LiveTrackers | None:
-    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
-    return keeper if isinstance(keeper, LiveTrackers) else None
-
-
 async def _retire(bot: Any, old: Sequence[tuple[int, int, Any]]) -> None:
     """Edit each old message down to its view: one edit each, best effort — the change is committed and
     announced whatever happens here."""
@@ -210,21 +205,21 @@ async def _retire(bot: Any, old: Sequence[tuple[int, int, Any]]) -> None:
 
 async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
     """The encounter's previous announcement loses its End turn button (its turn has passed)."""
-    keeper = _keeper(bot)
+    keeper = keeper_of(bot)
     if keeper is not None and sent is not None:
         await _retire(bot, keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result)))
 
 
 async def retire_last_announcement(bot: Any, encounter_id: int) -> None:
     """The fight is over: its last announcement loses its End turn button too."""
-    keeper = _keeper(bot)
+    keeper = keeper_of(bot)
     if keeper is not None:
         await _retire(bot, keeper.last_announced(encounter_id))
 
 
 def reminder_sent(bot: Any, encounter_id: int, channel_id: int, message_id: int) -> None:
     """A reminder with End turn went out for the current turn: the next announcement retires it."""
-    keeper = _keeper(bot)
+    keeper = keeper_of(bot)
     if keeper is not None:
         keeper.reminded(encounter_id, channel_id, message_id, turn_view(encounter_id, None, end_turn=False))
 

@@ -107,8 +107,7 @@ class DiscordSender:
             allowed_mentions=message.allowed_mentions,
             view=turn_view(step.encounter_id, step.turn_key),
         )
-        if sent is not None:
-            reminder_sent(self.bot, step.encounter_id, step.channel_id, sent.id)
+        reminder_sent(self.bot, step.encounter_id, step.channel_id, sent.id)
 
     async def _skip(self, step: DueStep) -> None:
         result = await encounters.skip_turn(

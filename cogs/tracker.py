@@ -173,14 +173,20 @@ class Shot:
         return cls(enc.name, read.tracker(), read.turn(), enc.status, enc.version, enc.tracker_message_id)
 
 
+def keeper_of(bot: Any) -> LiveTrackers | None:
+    """The bot's ``LiveTrackers`` (``None`` for a bot without it, e.g. a stand-in in store tests)."""
+    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
+    return keeper if isinstance(keeper, LiveTrackers) else None
+
+
 async def refresh_tracker(
     bot: Any, channel_id: int, guild_id: int, encounter_id: int, result: EncounterResult | None = None
 ) -> None:
     """Edit the encounter's tracker in place, or post it (again) when there is none to edit. With the
     change's ``result`` it shows that without reading the encounter again."""
     shot = Shot.of_result(result) if result is not None else None
-    keeper = bot.get_cog(LiveTrackers.__cog_name__) if hasattr(bot, "get_cog") else None
-    if isinstance(keeper, LiveTrackers):
+    keeper = keeper_of(bot)
+    if keeper is not None:
         await keeper.refresh(bot, channel_id, guild_id, encounter_id, shot)
     else:
         await _refresh_once(bot, channel_id, guild_id, encounter_id, None, shot)

@@ -435,8 +435,9 @@ NASTY = "@everyone <@&123456789012345678> @here <@999999999999999999> *B*"
 class FakeChannel:
     sent: list[dict[str, Any]] = field(default_factory=list)
 
-    async def send(self, content: str, **kwargs: Any) -> None:
+    async def send(self, content: str, **kwargs: Any) -> SimpleNamespace:
         self.sent.append({"content": content, **kwargs})
+        return SimpleNamespace(id=len(self.sent))  # a sent message, as Discord answers
 
 
 class FakeBot:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cogs.text.common import clean
+from cogs.text.common import clean, number
 from cogs.text.events.registry import Names
 from rules.dice import Die
 from rules.events import Event
@@ -45,7 +45,7 @@ def with_dice(line: str, event: Event) -> str:
 
 
 def signed(n: int) -> str:
-    return f"+{n}" if n >= 0 else f"−{abs(n)}"
+    return f"+{n}" if n >= 0 else number(n)
 
 
 def mod_text(m: Any) -> str:
