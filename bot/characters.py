@@ -47,7 +47,7 @@ from bot.errors import (
     StoredSheetInvalid,
 )
 from bot.models import Character
-from bot.store import Store, characters_key, versioned_delete, versioned_update
+from bot.store import Store, characters_key, versioned_delete, versioned_update, write_turn
 from rules.encounter import System
 from rules.errors import RulesError, ValidationError
 from rules.systems.registry import get_system, system_names
@@ -245,6 +245,7 @@ async def _insert(
         created_at=now,
         updated_at=now,
     )
+    await write_turn(session)
     session.add(row)
     await session.flush()
     return _record(row)

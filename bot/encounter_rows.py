@@ -25,6 +25,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
 from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
+from bot.store import write_turn
 
 COMBATANTS: sa.Table = Combatant.__table__  # type: ignore[attr-defined]
 GRAPPLES: sa.Table = Grapple.__table__  # type: ignore[attr-defined]
@@ -132,11 +133,13 @@ async def rows_of(
 
 async def insert_combatant(session: AsyncSession, values: Values) -> int:
     """A new combatant row; its id (the id the rules state uses)."""
+    await write_turn(session)
     result = await session.exec(sa.insert(COMBATANTS).values(**values).returning(COMBATANTS.c.id))  # type: ignore[call-overload]
     return int(result.scalar_one())
 
 
 async def delete_combatant(session: AsyncSession, combatant_id: int) -> None:
+    await write_turn(session)
     await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # type: ignore[call-overload]
 
 
@@ -144,6 +147,7 @@ async def write_changed(
     session: AsyncSession, loaded: Sequence[Values], rows: Iterable[CombatantRow]
 ) -> None:
     """Write every combatant whose columns differ from how it was loaded (one executemany ``UPDATE``)."""
+    await write_turn(session)
     before = {v["id"]: v for v in loaded}
     changed: list[Values] = []
     for row in rows:
@@ -169,12 +173,14 @@ def _combatant_update(columns: tuple[str, ...]) -> sa.Update:
 
 
 async def replace_grapples(session: AsyncSession, encounter_id: int, rows: Sequence[Values]) -> None:
+    await write_turn(session)
     await session.exec(sa.delete(GRAPPLES).where(GRAPPLES.c.encounter_id == encounter_id))  # type: ignore[call-overload]
     if rows:
         await session.exec(sa.insert(GRAPPLES), params=list(rows))  # type: ignore[call-overload]
 
 
 async def replace_combatants(session: AsyncSession, encounter_id: int, rows: Sequence[Values]) -> None:
+    await write_turn(session)
     await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.encounter_id == encounter_id))  # type: ignore[call-overload]
     if rows:
         await session.exec(sa.insert(COMBATANTS), params=list(rows))  # type: ignore[call-overload]

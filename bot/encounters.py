@@ -794,6 +794,7 @@ async def _open_new(
         version=0,
         created_at=bot.clock(),
     )
+    await write_turn(session)
     session.add(encounter)
     try:
         await session.flush()

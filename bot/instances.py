@@ -24,7 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.errors import NoInstances, StaleInstance
 from bot.models import PartyInstance
-from bot.store import ChannelView, Where, channel_key, versioned_update
+from bot.store import ChannelView, Where, channel_key, versioned_update, write_turn
 from rules.events import Outcome
 from rules.systems.registry import get_system
 
@@ -90,6 +90,7 @@ async def save(
         return
     existing = await session.get(PartyInstance, channel_id)
     if existing is None:
+        await write_turn(session)
         session.add(
             PartyInstance(
                 channel_id=channel_id,

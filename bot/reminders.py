@@ -70,7 +70,7 @@ from bot.reminder_policy import (
     first_due,
     next_after_send,
 )
-from bot.store import Store, Where, channel_key, claim_row, versioned_update
+from bot.store import Store, Where, channel_key, claim_row, versioned_update, write_turn
 
 if TYPE_CHECKING:
     from bot.app import Fray
@@ -220,6 +220,7 @@ async def save_policy(
     async with store.change(channel_key(where.channel_id)) as session:
         row = await session.get(ReminderConfig, where.channel_id)
         if row is None:
+            await write_turn(session)
             session.add(
                 ReminderConfig(
                     channel_id=where.channel_id, guild_id=where.guild_id, parent_id=where.parent_id, **values

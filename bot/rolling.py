@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from bot.models import SecretRoll
-from bot.store import Store, Where
+from bot.store import Store, Where, write_turn
 from rules import notation
 from rules.dice import DiceSource, QueuedDice
 from rules.systems.d6.pool import ExplodeRule, WildOneRule
@@ -81,6 +81,7 @@ async def roll_in_channel(
                 result_text=described,
                 created_at=store.clock(),
             )
+            await write_turn(edit.session)
             edit.session.add(row)
             await edit.session.flush()
             secret_id = row.id

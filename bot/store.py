@@ -48,6 +48,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.dialects import postgresql as sa_postgresql
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError
@@ -105,6 +106,7 @@ class _WriteTurn:
     def __init__(self, lock: asyncio.Lock) -> None:
         self.lock = lock
         self.taken = False
+        self.over = False  # the change ended: its connection may serve anyone now
 
     async def take(self) -> None:
         if not self.taken:
@@ -112,6 +114,7 @@ class _WriteTurn:
             self.taken = True
 
     def give_back(self) -> None:
+        self.over = True
         if self.taken:
             self.taken = False
             self.lock.release()
@@ -125,6 +128,28 @@ async def write_turn(session: AsyncSession) -> None:
         # hold every pooled connection and wait for the turn (a deadlock until the pool times out).
         await session.connection()
         await turn.take()
+
+
+class WriteOutOfTurn(RuntimeError):
+    """A change wrote before taking the writer's turn. On SQLite its write lock would then be held while it
+    waits for the turn, and the change holding the turn would wait for that lock: both stall until the busy
+    timeout fails one of them. Every write helper calls ``write_turn`` first; this catches one that does not."""
+
+
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def _refuse_write_out_of_turn(
+    conn: Any, _cursor: Any, statement: str, _parameters: Any, _context: Any, _executemany: bool
+) -> None:
+    turn = conn.info.get(WRITE_TURN)
+    if (
+        turn is not None
+        and not turn.taken
+        and not turn.over
+        and statement.lstrip()[:7].upper().startswith(_WRITES)
+    ):
+        raise WriteOutOfTurn(statement.split(None, 3)[:3])
 
 
 # --- version-checked writes -----------------------------------------------------------------------------
@@ -333,6 +358,11 @@ class Store:
         self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
+        engine = sessions.kw.get("bind")
+        if engine is not None and not event.contains(
+            engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn
+        ):
+            event.listen(engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn)
 
     def lock(self, key: Key) -> asyncio.Lock:
         """The lock of one resource (the project's only locks; see the module doc)."""
@@ -357,6 +387,8 @@ class Store:
             try:
                 async with self.sessions() as session, session.begin():
                     session.info[WRITE_TURN] = turn
+                    connection = await session.connection()
+                    connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
                     if across_processes and session.bind.dialect.name == "postgresql":
                         await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]
                     yield session
@@ -384,6 +416,7 @@ class Store:
         try:
             async with self.change(guild_key(guild_id)) as session:
                 row = await session.get(GuildConfig, guild_id)
+                await write_turn(session)
                 if row is None:
                     session.add(GuildConfig(guild_id=guild_id, gm_role_id=role_id))
                 else:

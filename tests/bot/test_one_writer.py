@@ -10,9 +10,9 @@ import pytest
 import sqlalchemy as sa
 
 from bot.db import create_engine, migrate, session_factory
-from bot.models import CommandSync
+from bot.models import CommandSync, GuildConfig
 from bot.settings import Settings
-from bot.store import Store, Where, channel_key, put_row, write_turn
+from bot.store import Store, Where, WriteOutOfTurn, channel_key, guild_key, put_row, write_turn
 
 WAIT = 5.0
 NOW = datetime(2026, 5, 6, tzinfo=UTC)
@@ -102,3 +102,23 @@ async def test_a_change_waiting_for_a_connection_does_not_hold_the_turn(bot_sett
         assert sorted(scopes) == ["a", "b"]
     finally:
         await engine.dispose()
+
+
+async def test_a_write_before_the_turn_is_refused_and_saves_nothing(store: Store) -> None:
+    """A write helper that forgets ``write_turn`` would hold SQLite's write lock while waiting for the turn
+    (a stall until the busy timeout): the engine refuses its statement instead."""
+
+    with pytest.raises(WriteOutOfTurn):
+        async with store.change(guild_key(1)) as session:
+            session.add(GuildConfig(guild_id=1, gm_role_id=5))
+            await session.flush()
+    assert await store.gm_role_id(1) is None
+    await store.set_gm_role(1, 5)  # the store's own helper takes its turn
+    assert await store.gm_role_id(1) == 5
+
+
+async def test_after_a_change_its_connection_writes_freely_again(store: Store) -> None:
+    async with store.change(channel_key(10)) as session:
+        await put_row(session, CommandSync, {"scope": "a", "payload_hash": "1", "synced_at": NOW})
+    async with store.sessions() as session, session.begin():  # a plain session on the same pooled connection
+        await session.exec(sa.delete(CommandSync))  # type: ignore[call-overload]

@@ -23,7 +23,7 @@ from bot.models import ChannelConfig, Encounter, EventLog, SecretRoll
 from bot.reminder_policy import ReminderPolicy
 from bot.reminders import DueStep, ReminderLoop, schedule_turn
 from bot.settings import Settings
-from bot.store import Store, Where, channel_key, resource_lock_id
+from bot.store import Store, Where, channel_key, resource_lock_id, write_turn
 from rules.systems.registry import system_names
 from tests.bot.stand_ins import Clock
 from tests.bot.stand_ins import FakeBot as Process  # one bot process: its own engine and lock registry
@@ -178,6 +178,7 @@ async def test_a_nul_in_text_is_kept_visibly_not_a_failure(processes) -> None:
     """PostgreSQL text cannot hold U+0000; a fuzzed name with one must not fail the command there."""
     store = processes[0].store
     async with store.change(channel_key(HERE.channel_id)) as session:
+        await write_turn(session)
         session.add(ChannelConfig(channel_id=HERE.channel_id, guild_id=1, dice_queue=[], house_rules={}))
     async with store.sessions() as session:
         found = await session.exec(select(ChannelConfig).where(ChannelConfig.system == "a\x00b"))

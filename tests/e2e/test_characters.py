@@ -196,11 +196,13 @@ async def test_rename_through_set_name(fray: Harness) -> None:
 async def test_a_change_to_a_sheet_gone_invalid_says_what_is_wrong(fray: Harness) -> None:
     """The shell's own refusal reaches the member in its words, not as a technical summary."""
     from bot.models import Character
+    from bot.store import write_turn
 
     await set_system(fray, ANY_SYSTEM)
     await invoke(fray, fray.player, "character create", name="Ana")
     ana = await stored(fray, fray.player, "Ana")
     async with fray.bot.store.change(("test", ana.id)) as session:
+        await write_turn(session)
         row = await session.get(Character, ana.id)
         row.sheet = {**row.sheet, "bogus_field": 1}
     sample = SAMPLES[ANY_SYSTEM]
