@@ -13,10 +13,12 @@ import contextlib
 import fcntl
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -76,8 +78,24 @@ def _replace_nul(row: Any) -> Any:
 
 
 def _compact_json(value: Any) -> str:
-    """JSON columns without the blanks after separators (states and log rows are a tenth smaller)."""
-    return json.dumps(value, separators=(",", ":"))
+    """JSON columns without blanks (states and log rows are a tenth smaller), written by orjson: a state of
+    eight combatants is 12 KB of JSON written and read on every change, a tenth of the time of ``json``'s.
+    What orjson will not write (an integer beyond 64 bits) ``json`` still does."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value, separators=(",", ":"))
+
+
+_LONG_NUMBER = re.compile(r"\d{20}")
+
+
+def _json_value(text: str) -> Any:
+    """A JSON column's value. orjson reads an integer beyond 64 bits as a float, so text with a run of 20
+    digits (which only ``json``'s fallback above writes as a number) is read by ``json``, exactly."""
+    if _LONG_NUMBER.search(text):
+        return json.loads(text)
+    return orjson.loads(text)
 
 
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
@@ -88,6 +106,7 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
     if database_url.startswith("postgresql"):
         kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
     kwargs.setdefault("json_serializer", _compact_json)
+    kwargs.setdefault("json_deserializer", _json_value)
     engine = create_async_engine(database_url, **kwargs)
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _on_connect)

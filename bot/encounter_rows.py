@@ -14,7 +14,6 @@ Saving compares each row with the values it was loaded with and writes only what
 from __future__ import annotations
 
 import functools
-import types
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
 from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
+from bot.plain_rows import plain
 from bot.store import write_turn
 
 COMBATANTS: sa.Table = Combatant.__table__  # type: ignore[attr-defined]
@@ -206,13 +206,6 @@ _INSTANCE: sa.Table = PartyInstance.__table__  # type: ignore[attr-defined]
 
 def _labelled(table: Any, prefix: str) -> list[sa.ColumnElement[Any]]:
     return [c.label(prefix + c.name) for c in table.c]
-
-
-@functools.cache
-def plain(model: type) -> type:
-    """A row of ``model`` as plain attributes: what a change reads and never adds to a session (a SQLModel
-    instance costs more to make than the statement that read it). It keeps the model's ``__table__``."""
-    return type(f"Plain{model.__name__}", (types.SimpleNamespace,), {"__table__": model.__table__})  # type: ignore[attr-defined]
 
 
 def _part(row: Mapping[str, Any], prefix: str, model: type, key: str) -> Any:

@@ -65,6 +65,7 @@ from bot.models import (
     UTCDateTime,
 )
 from bot.parsed_states import ParsedStates, parsed_states
+from bot.plain_rows import channel_rows
 from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
@@ -236,9 +237,7 @@ def _infos(rows: Sequence[CombatantRow]) -> tuple[CombatantInfo, ...]:
 
 
 async def _channel_view(session: AsyncSession, where: Where) -> tuple[ChannelConfig | None, ChannelView]:
-    own = await session.get(ChannelConfig, where.channel_id)
-    parent_id = where.parent_id or (own.parent_id if own is not None else None)
-    parent = await session.get(ChannelConfig, parent_id) if parent_id else None
+    own, parent = await channel_rows(session, where.channel_id, where.parent_id)
     return own, view_of(own, parent)
 
 

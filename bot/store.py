@@ -58,6 +58,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import lean
 from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
+from bot.plain_rows import channel_rows
 
 Key = tuple[Hashable, ...]
 
@@ -432,9 +433,7 @@ class Store:
     async def channel_and_dice(self, where: Where) -> tuple[ChannelView, list[int]]:
         """The channel's view and the dice its GM queued (read, no lock)."""
         async with self.sessions() as session:
-            own = await session.get(ChannelConfig, where.channel_id)
-            parent_id = where.parent_id or (own.parent_id if own is not None else None)
-            parent = await session.get(ChannelConfig, parent_id) if parent_id else None
+            own, parent = await channel_rows(session, where.channel_id, where.parent_id)
             return view_of(own, parent), list(own.dice_queue or []) if own is not None else []
 
     @asynccontextmanager

@@ -16,19 +16,23 @@ combatant in or out of the state's list) or ``{"~": [start, end, items]}`` (a li
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
+
+import orjson
 
 SET, GONE, DICT, LIST, SPLICE, BY_ID = "=", "-", "{", "[", "~", "#"
 
 
 def jsonable(value: Any) -> Any:
-    """``value`` as JSON gives it back: tuples become lists (so equal values compare equal)."""
-    if isinstance(value, dict):
-        return {k: jsonable(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [jsonable(v) for v in value]
-    return value
+    """``value`` as JSON gives it back: tuples become lists, keys become text (so equal values compare
+    equal). A round trip through orjson; through ``json`` for what orjson refuses (an integer beyond 64
+    bits)."""
+    try:
+        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.loads(json.dumps(value))
 
 
 def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:

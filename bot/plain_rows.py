@@ -1,0 +1,47 @@
+"""Rows read without the ORM: plain objects with a model's attributes, and the read every command makes of
+its channel's settings (the channel's row and its parent's, in one statement)."""
+
+from __future__ import annotations
+
+import functools
+import types
+
+import sqlalchemy as sa
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot import lean
+from bot.models import ChannelConfig
+
+
+@functools.cache
+def plain(model: type) -> type:
+    """A row of ``model`` as plain attributes: what a change reads and never adds to a session (a SQLModel
+    instance costs more to make than the statement that read it). It keeps the model's ``__table__``."""
+    return type(f"Plain{model.__name__}", (types.SimpleNamespace,), {"__table__": model.__table__})  # type: ignore[attr-defined]
+
+
+_CONFIG: sa.Table = ChannelConfig.__table__  # type: ignore[attr-defined]
+_CHANNEL = sa.bindparam("channel_id", type_=sa.BigInteger)
+_PARENT_NAMED = sa.select(_CONFIG.c.parent_id).where(_CONFIG.c.channel_id == _CHANNEL).scalar_subquery()
+_CHANNEL_AND_PARENT = sa.select(_CONFIG).where(
+    sa.or_(
+        _CONFIG.c.channel_id == _CHANNEL,
+        _CONFIG.c.channel_id
+        == sa.func.coalesce(sa.bindparam("parent_id", type_=sa.BigInteger), _PARENT_NAMED),
+    )
+)
+
+
+async def channel_rows(
+    session: AsyncSession, channel_id: int, parent_id: int | None
+) -> tuple[ChannelConfig | None, ChannelConfig | None]:
+    """The channel's settings row and its parent's (``parent_id``, else the one the channel's row names),
+    each ``None`` where not stored; read-only (plain rows, never added to a session)."""
+    rows = await lean.select(session, _CHANNEL_AND_PARENT, {"channel_id": channel_id, "parent_id": parent_id})
+    own = parent = None
+    for row in rows:
+        if row["channel_id"] == channel_id:
+            own = plain(ChannelConfig)(**row)
+        else:
+            parent = plain(ChannelConfig)(**row)
+    return own, parent

@@ -1,0 +1,59 @@
+"""The one-statement read of a channel's settings finds the same rows the ORM does, in every shape: a
+channel alone, a thread whose parent is given, one whose row names its parent, a thread with no row of its
+own, and nothing stored."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.db import create_engine, migrate, session_factory
+from bot.models import ChannelConfig
+from bot.plain_rows import channel_rows
+from bot.settings import Settings
+
+CHANNEL, THREAD, LONE_THREAD, OTHER = 10, 11, 12, 13
+
+
+@pytest.fixture
+async def sessions(bot_settings: Settings):
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    await migrate(engine)
+    factory = session_factory(engine)
+    async with factory() as session, session.begin():
+        session.add(ChannelConfig(channel_id=CHANNEL, guild_id=1, system="d6", house_rules={"d6": {"a": 1}}))
+        session.add(ChannelConfig(channel_id=THREAD, guild_id=1, parent_id=CHANNEL, dice_queue=[4, 2]))
+        session.add(ChannelConfig(channel_id=OTHER, guild_id=1, system="nyra"))
+    yield factory
+    await engine.dispose()
+
+
+def _ids(found: tuple) -> tuple:
+    return tuple(None if row is None else row.channel_id for row in found)
+
+
+@pytest.mark.parametrize(
+    ("channel", "parent", "expected"),
+    [
+        (CHANNEL, None, (CHANNEL, None)),
+        (THREAD, None, (THREAD, CHANNEL)),  # the parent its row names
+        (THREAD, CHANNEL, (THREAD, CHANNEL)),
+        (LONE_THREAD, CHANNEL, (None, CHANNEL)),  # no row of its own yet
+        (LONE_THREAD, None, (None, None)),
+        (99, 98, (None, None)),
+    ],
+)
+async def test_the_channel_and_its_parent_are_read_in_one_statement(sessions, channel, parent, expected):
+    async with sessions() as session:
+        found = await channel_rows(session, channel, parent)
+    assert _ids(found) == expected
+
+
+async def test_the_rows_carry_every_column_as_stored(sessions) -> None:
+    async with sessions() as session:
+        own, parent = await channel_rows(session, THREAD, None)
+        stored_own = await session.get(ChannelConfig, THREAD)
+        stored_parent = await session.get(ChannelConfig, CHANNEL)
+    for plain, stored in ((own, stored_own), (parent, stored_parent)):
+        for column in ChannelConfig.__table__.columns:  # type: ignore[attr-defined]
+            assert getattr(plain, column.name) == getattr(stored, column.name), column.name
+    assert own.dice_queue == [4, 2] and parent.house_rules == {"d6": {"a": 1}}
