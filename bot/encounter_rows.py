@@ -95,7 +95,14 @@ class GrappleRow:
 
 def values_of(row: Any) -> Values:
     """Every column of a row (plain or model), by its table."""
-    return {c.name: getattr(row, c.name) for c in type(row).__table__.columns}
+    return {name: getattr(row, name) for name in column_names(type(row).__table__)}
+
+
+@functools.cache
+def column_names(table: sa.Table) -> tuple[str, ...]:
+    """A table's column names, listed once (iterating SQLAlchemy's column collection builds a list each
+    time, and a change lists every combatant's columns several times)."""
+    return tuple(c.name for c in table.columns)
 
 
 def combatant(values: Values) -> CombatantRow:
