@@ -359,6 +359,7 @@ class Store:
         self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
+        self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
         engine = sessions.kw.get("bind")
         if engine is not None and not event.contains(
             engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn
@@ -405,15 +406,32 @@ class Store:
         kept = self._gm_roles.get(guild_id)
         if kept is not None and now - kept[1] < GM_ROLE_KEPT:
             return kept[0]
+        # One read per guild at a time: a thousand GM commands arriving together (or when the kept role
+        # expires under load) wait for the same read instead of each holding a session in the pool's queue.
+        reading = self._gm_role_reads.get(guild_id)
+        if reading is None:
+            reading = asyncio.ensure_future(self._read_gm_role(guild_id, now))
+            self._gm_role_reads[guild_id] = reading
+            reading.add_done_callback(functools.partial(self._gm_role_read_done, guild_id))
+        return await asyncio.shield(reading)  # a waiter cancelled leaves the read to the others
+
+    async def _read_gm_role(self, guild_id: int, asked_at: float) -> int | None:
         async with self.sessions() as session:
             rows = await lean.select(session, GM_ROLE_OF, {"guild_id": guild_id})
             role_id = rows[0]["gm_role_id"] if rows else None
-        self._gm_roles[guild_id] = (role_id, now)
+        if self._gm_role_reads.get(guild_id) is asyncio.current_task():  # not forgotten by a set meanwhile
+            self._gm_roles[guild_id] = (role_id, asked_at)
         return role_id
+
+    def _gm_role_read_done(self, guild_id: int, reading: asyncio.Future[int | None]) -> None:
+        if self._gm_role_reads.get(guild_id) is reading:
+            del self._gm_role_reads[guild_id]
+        if not reading.cancelled():
+            reading.exception()  # retrieved: each waiter raises it itself
 
     async def set_gm_role(self, guild_id: int, role_id: int | None) -> None:
         """Set, whatever was there (a write that reads nothing needs no version)."""
-        self._gm_roles.pop(guild_id, None)
+        self._forget_gm_role(guild_id)
         try:
             async with self.change(guild_key(guild_id)) as session:
                 row = await session.get(GuildConfig, guild_id)
@@ -423,7 +441,11 @@ class Store:
                 else:
                     row.gm_role_id = role_id
         finally:
-            self._gm_roles.pop(guild_id, None)  # a read during the change may have kept the old one
+            self._forget_gm_role(guild_id)  # a read during the change may have kept the old one
+
+    def _forget_gm_role(self, guild_id: int) -> None:
+        self._gm_roles.pop(guild_id, None)
+        self._gm_role_reads.pop(guild_id, None)  # a read under way keeps nothing; the next ask reads anew
 
     # --- channels ---------------------------------------------------------------------------------------
 

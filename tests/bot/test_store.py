@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -161,3 +162,45 @@ async def test_a_plain_roll_writes_nothing(store: Store) -> None:
     assert outcome.result.total == 7
     async with store.sessions() as session:
         assert await session.get(ChannelConfig, 10) is None  # no channel row made for it
+
+
+async def test_gm_commands_arriving_together_share_one_read_of_the_role(store: Store) -> None:
+    await store.set_gm_role(1, 99)
+    reads = guild_reads(store)
+    assert await asyncio.gather(*(store.gm_role_id(1) for _ in range(50))) == [99] * 50
+    assert len(reads) == 1
+
+
+async def test_a_role_set_during_a_read_is_not_overwritten_by_that_read(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store.set_gm_role(1, 99)
+    store._gm_roles.clear()
+    read, release = asyncio.Event(), asyncio.Event()
+    real_select = store_module.lean.select
+
+    async def slow_select(*args, **kwargs):
+        rows = await real_select(*args, **kwargs)
+        read.set()
+        await asyncio.wait_for(release.wait(), 5)
+        return rows
+
+    monkeypatch.setattr(store_module.lean, "select", slow_select)
+    reading = asyncio.ensure_future(store.gm_role_id(1))
+    await asyncio.wait_for(read.wait(), 5)  # it has read 99 …
+    await store.set_gm_role(1, 98)  # … and the role changes before it is kept
+    release.set()
+    assert await reading == 99
+    monkeypatch.setattr(store_module.lean, "select", real_select)
+    assert await store.gm_role_id(1) == 98  # the stale read kept nothing
+
+
+async def test_a_failed_read_of_the_role_fails_every_waiter_and_the_next_ask_reads_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = store.sessions
+    monkeypatch.setattr(store, "sessions", lambda: (_ for _ in ()).throw(OSError("disk gone")))
+    results = await asyncio.gather(*(store.gm_role_id(1) for _ in range(3)), return_exceptions=True)
+    assert all(isinstance(r, OSError) for r in results)
+    monkeypatch.setattr(store, "sessions", real)
+    assert await store.gm_role_id(1) is None
