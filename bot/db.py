@@ -13,19 +13,20 @@ import contextlib
 import fcntl
 import json
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +120,14 @@ def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
 
+# Alembic (about 12 MB of modules) is imported only when the schema is behind: a bot restarted on its own
+# database finds its revision at the head of the migration files and never loads it.
+
+
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic config built in code. With ``connection``, env.py migrates over that connection."""
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.attributes["connection"] = connection
@@ -129,14 +136,46 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def head_revision() -> str | None:
+    from alembic.script import ScriptDirectory
+
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
+_REVISION = re.compile(r"""^(down_revision|revision)\b[^=\n]*=\s*(?:['"]([^'"]+)['"]|None)""", re.MULTILINE)
+
+
+def files_head() -> str | None:
+    """The head revision read from the migration files themselves (each names its ``revision`` and
+    ``down_revision``), without Alembic; ``None`` unless there is exactly one."""
+    revisions: set[str] = set()
+    below: set[str] = set()
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        for name, value in _REVISION.findall(path.read_text(encoding="utf-8")):
+            if value:
+                (revisions if name == "revision" else below).add(value)
+    heads = revisions - below
+    return heads.pop() if len(heads) == 1 else None
+
+
+async def stored_revision(engine: AsyncEngine) -> str | None:
+    """The revision the database records (``None`` before the first migration), in one plain query."""
+    async with engine.connect() as conn:
+        try:
+            found = await conn.execute(text("SELECT version_num FROM alembic_version"))
+        except DBAPIError:  # no such table yet
+            return None
+        return found.scalar()
+
+
 def _upgrade(connection: Connection, revision: str) -> None:
+    from alembic import command
+
     command.upgrade(alembic_config(connection), revision)
 
 
 def _current(connection: Connection) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
     return MigrationContext.configure(connection).get_current_revision()
 
 
@@ -170,7 +209,12 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> str | None:
     """Upgrade the schema to ``revision`` in one transaction; returns the revision now applied.
 
     Processes starting at once (shards) take turns: the first migrates, the others wait for it and then
-    find nothing left to do (PostgreSQL: an advisory lock in the transaction; SQLite: a file lock)."""
+    find nothing left to do (PostgreSQL: an advisory lock in the transaction; SQLite: a file lock).
+    A database already at the files' head is left alone without loading Alembic."""
+    if revision == "head":
+        head = files_head()
+        if head is not None and await stored_revision(engine) == head:
+            return head
     async with _sqlite_migrator(engine), engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             await conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": MIGRATION_LOCK})
@@ -183,6 +227,8 @@ async def migrate(engine: AsyncEngine, revision: str = "head") -> str | None:
 
 
 def _revision(connection: Connection, message: str) -> None:
+    from alembic import command
+
     command.revision(alembic_config(connection), message=message, autogenerate=True)
 
 

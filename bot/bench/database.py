@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.db import create_engine
+from bot.db import create_engine, migrate
 from bot.models import Combatant, Encounter, EventLog
 
 ENCOUNTER: sa.Table = Encounter.__table__  # type: ignore[attr-defined]
@@ -41,7 +41,7 @@ class BenchDatabase:
 
     @property
     def engine(self) -> AsyncEngine:
-        """The driver's engine, made on first use (after Fray's process has migrated the database)."""
+        """The driver's engine, made on first use."""
         if self._engine is None:
             self._engine = create_engine(self.url, database_path=self.path)
         return self._engine
@@ -70,12 +70,14 @@ async def _server_execute(server_url: str, statement: str) -> str:
 @contextlib.asynccontextmanager
 async def fray_database(workdir: Path, server_url: str | None) -> AsyncIterator[BenchDatabase]:
     """A fresh database for Fray: ``workdir/fray.db``, or a new database on the PostgreSQL server at
-    ``server_url`` (``CREATE DATABASE … TEMPLATE template0``), dropped afterwards whatever happened."""
+    ``server_url`` (``CREATE DATABASE … TEMPLATE template0``), dropped afterwards whatever happened. It is
+    migrated here, before Fray starts: a deployed bot restarts on a database at the schema's head."""
     if server_url is None:
         path = (workdir / "fray.db").resolve()
         url = f"sqlite+aiosqlite:///{path.as_posix()}"
         db = BenchDatabase(str(path), f"SQLite {sqlite3.sqlite_version} (file {path})", url, path)
         try:
+            await migrate(db.engine)
             yield db
         finally:
             await db.dispose()
@@ -86,6 +88,7 @@ async def fray_database(workdir: Path, server_url: str | None) -> AsyncIterator[
     text = url.render_as_string(hide_password=False)
     db = BenchDatabase(text, f"PostgreSQL {version} ({url.render_as_string(hide_password=True)})", text)
     try:
+        await migrate(db.engine)
         yield db
     finally:
         try:

@@ -180,3 +180,35 @@ async def test_downgrades_keep_the_rows_of_the_tables_they_keep(bot_settings: Se
             assert await conn.run_sync(_diff) == []
     finally:
         await engine.dispose()
+
+
+def test_the_files_name_the_same_head_as_alembic() -> None:
+    from bot.db import files_head
+
+    assert files_head() == head_revision() is not None
+
+
+def test_a_restart_on_a_database_at_head_never_loads_alembic(bot_settings: Settings) -> None:
+    """Alembic's modules cost about 12 MB a process: a bot restarted on its migrated database does without."""
+    import subprocess
+    import sys
+
+    script = (
+        "import asyncio, sys\n"
+        "from pathlib import Path\n"
+        "import bot.app\n"
+        "from bot.db import create_engine, migrate\n"
+        "async def main():\n"
+        "    engine = create_engine(sys.argv[1], database_path=Path(sys.argv[2]) if sys.argv[2] else None)\n"
+        "    print(await migrate(engine))\n"
+        "    await engine.dispose()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'alembic'))\n"
+    )
+    path = str(bot_settings.database_path or "")
+    args = [sys.executable, "-c", script, bot_settings.database_url, path]
+    first = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    again = subprocess.run(args, capture_output=True, text=True, timeout=120, check=True).stdout.splitlines()
+    assert first[0] == again[0] == head_revision()
+    assert first[1] != "[]"  # the first start migrated, with Alembic
+    assert again[1] == "[]"
