@@ -698,6 +698,7 @@ class EncounterEdit:
             turn_key_after = self._restore["encounter"]["turn_key"]
             status = self._restore["encounter"]["status"]
             undo_data = None
+            tracker, turn = self.tracker(), self.turn()  # of the state put back
         else:
             await sheet_sync.refresh_turn_sheets(self)  # RULES.md §4: a new turn takes the current sheet
             tracker, turn = self.tracker(), self.turn()
@@ -751,7 +752,6 @@ class EncounterEdit:
             },
         )
         await self.session.flush()  # the instance row, when this change made it
-        tracker, turn = self.tracker(), self.turn()
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,
             name=str(self._updates.get("name", self.encounter.name)),

@@ -274,7 +274,7 @@ def undone(
     names: Mapping[str, str] | None = None,
 ) -> str:
     """What was undone, then where that leaves the encounter: whose turn, and the tracker's notes (a D6
-    plan put back by undoing its lock-in says so: "plan: attack T")."""
+    plan left by the undo says so: "plan so far (not locked in): attack T")."""
     lines = [f"↩️ Undid {len(summaries)} change(s), newest first:"]
     lines += [f"• {clean(s, 200)}" for s in summaries]
     if turn is not None and turn.actors:
@@ -282,7 +282,7 @@ def undone(
         lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
     for note in tracker.notes if tracker is not None else ():
         shown = (
-            note.replace("plan:", "plan restored (not locked in):", 1) if note.startswith("plan:") else note
+            note.replace("plan:", "plan so far (not locked in):", 1) if note.startswith("plan:") else note
         )
         lines.append(f"• {clean(shown, 300)}")
     return fit("\n".join(lines))

@@ -199,7 +199,7 @@ async def test_undoing_a_lock_in_puts_the_plan_back_and_says_so(fray: Harness) -
     await ok(fray, fray.player, "lockin")
     assert await whose_turn(fray) == "Tassadar"
     r = await ok(fray, fray.gm, "gm undo")
-    assert "plan restored (not locked in): attack Tassadar" in r.content, r.content
+    assert "plan so far (not locked in): attack Tassadar" in r.content, r.content
     assert await whose_turn(fray) == "Eva"
     await gm_dice(fray, 1, 1, 1, 2)
     r = await ok(fray, fray.player, "lockin")
