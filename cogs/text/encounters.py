@@ -281,9 +281,7 @@ def undone(
         who = (names or {}).get(turn.actors[0], turn.actors[0])
         lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
     for note in tracker.notes if tracker is not None else ():
-        shown = (
-            note.replace("plan:", "plan so far (not locked in):", 1) if note.startswith("plan:") else note
-        )
+        shown = note.replace("plan:", "plan so far (not locked in):", 1) if note.startswith("plan:") else note
         lines.append(f"• {clean(shown, 300)}")
     return fit("\n".join(lines))
 
