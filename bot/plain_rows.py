@@ -1,5 +1,5 @@
-"""Rows read without the ORM: plain objects with a model's attributes, and the read every command makes of
-its channel's settings (the channel's row and its parent's, in one statement)."""
+"""Rows read without the ORM: plain objects with a model's attributes, and the reads every command makes of
+its channel's settings and reminder settings (the channel's row and its parent's, in one statement each)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
-from bot.models import ChannelConfig
+from bot.models import ChannelConfig, ReminderConfig
 
 
 @functools.cache
@@ -44,4 +44,31 @@ async def channel_rows(
             own = plain(ChannelConfig)(**row)
         else:
             parent = plain(ChannelConfig)(**row)
+    return own, parent
+
+
+_REMINDERS: sa.Table = ReminderConfig.__table__  # type: ignore[attr-defined]
+_REMINDER_PARENT = sa.func.coalesce(
+    sa.bindparam("parent_id", type_=sa.BigInteger),
+    sa.select(_REMINDERS.c.parent_id).where(_REMINDERS.c.channel_id == _CHANNEL).scalar_subquery(),
+    _PARENT_NAMED,
+)
+_REMINDERS_AND_PARENT = sa.select(_REMINDERS).where(
+    sa.or_(_REMINDERS.c.channel_id == _CHANNEL, _REMINDERS.c.channel_id == _REMINDER_PARENT)
+)
+
+
+async def reminder_rows(
+    session: AsyncSession, channel_id: int, parent_id: int | None
+) -> tuple[ReminderConfig | None, ReminderConfig | None]:
+    """The channel's reminder settings and its parent's (``parent_id``, else the one its reminder row names,
+    else the one its settings row names), each ``None`` where not stored; read-only plain rows."""
+    params = {"channel_id": channel_id, "parent_id": parent_id}
+    rows = await lean.select(session, _REMINDERS_AND_PARENT, params)
+    own = parent = None
+    for row in rows:
+        if row["channel_id"] == channel_id:
+            own = plain(ReminderConfig)(**row)
+        else:
+            parent = plain(ReminderConfig)(**row)
     return own, parent

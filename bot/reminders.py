@@ -58,7 +58,8 @@ from discord.ext import tasks
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot.errors import StaleReminderSettings
-from bot.models import ChannelConfig, Combatant, Encounter, GuildConfig, ReminderConfig
+from bot.models import Combatant, Encounter, GuildConfig, ReminderConfig
+from bot.plain_rows import reminder_rows
 from bot.reminder_policy import (
     DEFAULT_POLICY,
     MAX_DURATION,
@@ -173,14 +174,7 @@ def merge_policy(
 async def _layers(
     session: AsyncSession, channel_id: int, parent_id: int | None
 ) -> tuple[ReminderConfig | None, ReminderConfig | None]:
-    own = await session.get(ReminderConfig, channel_id)
-    if parent_id is None and own is not None:
-        parent_id = own.parent_id
-    if parent_id is None:
-        config = await session.get(ChannelConfig, channel_id)
-        parent_id = config.parent_id if config is not None else None
-    parent = await session.get(ReminderConfig, parent_id) if parent_id else None
-    return own, parent
+    return await reminder_rows(session, channel_id, parent_id)
 
 
 async def load_policy(session: AsyncSession, channel_id: int, parent_id: int | None = None) -> ReminderPolicy:
@@ -233,7 +227,6 @@ async def save_policy(
             await versioned_update(
                 session, ReminderConfig, where.channel_id, row.version, values, stale=StaleReminderSettings
             )
-            session.expire(row)  # _layers reads it back as saved
         own, parent = await _layers(session, where.channel_id, where.parent_id)
         policy, sources = merge_policy(own, parent)
     return PolicyView(policy, sources, where.parent_id is not None)
