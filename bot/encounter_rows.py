@@ -14,7 +14,6 @@ Saving compares each row with the values it was loaded with and writes only what
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -23,36 +22,25 @@ import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
+from bot.latest import LatestByEncounter
 from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
 from bot.plain_rows import plain
 from bot.store import write_turn
 
 COMBATANTS: sa.Table = Combatant.__table__  # type: ignore[attr-defined]
 GRAPPLES: sa.Table = Grapple.__table__  # type: ignore[attr-defined]
-SIZE = 256  # encounter versions kept (a few per channel in play)
+SIZE = 256  # encounters whose newest rows are kept (those in play)
 
 Values = dict[str, Any]
 Rows = tuple[tuple[Values, ...], tuple[Values, ...]]  # combatants (by entry), grapples (by id)
 
 
-class RowCache:
-    """The rows of recent encounter versions: ``(encounter id, version) → (combatants, grapples)``."""
+class RowCache(LatestByEncounter[Rows]):
+    """The rows of the newest version of recent encounters: ``(encounter id, version) → (combatants,
+    grapples)``."""
 
     def __init__(self, size: int = SIZE) -> None:
-        self.size = size
-        self._rows: OrderedDict[tuple[int, int], Rows] = OrderedDict()
-
-    def get(self, encounter_id: int, version: int) -> Rows | None:
-        found = self._rows.get((encounter_id, version))
-        if found is not None:
-            self._rows.move_to_end((encounter_id, version))
-        return found
-
-    def put(self, encounter_id: int, version: int, rows: Rows) -> None:
-        self._rows[(encounter_id, version)] = rows
-        self._rows.move_to_end((encounter_id, version))
-        while len(self._rows) > self.size:
-            self._rows.popitem(last=False)
+        super().__init__(size)
 
 
 @dataclass(slots=True)

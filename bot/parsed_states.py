@@ -1,5 +1,5 @@
 """Parsed encounter states, kept by (encounter id, version) so a change or a read does not parse the same JSON
-again. Safe because every save is version-checked: a version of an encounter names exactly one state (the
+again; only each encounter's newest version is kept (``bot.latest``). Safe because every save is version-checked: a version of an encounter names exactly one state (the
 rules' states are immutable values). One small cache per store, i.e. per database.
 
 It also keeps the sequence number of the log row that made each version: every change of an encounter
@@ -10,47 +10,42 @@ bumps the version too, and then the number is looked up again."""
 from __future__ import annotations
 
 import weakref
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
 from bot.encounter_rows import RowCache
+from bot.latest import LatestByEncounter
 from rules.encounter import System
 
-SIZE = 512
+SIZE = 512  # encounters in play whose newest state is kept
 
 
 class ParsedStates:
+    """The newest parsed state, rows and last log number of each encounter in play (``bot.latest``)."""
+
     def __init__(self, size: int = SIZE) -> None:
         self.size = size
-        self._states: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
-        self._seqs: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._states: LatestByEncounter[tuple[str, Any]] = LatestByEncounter(size)  # (system, state)
+        self._seqs: LatestByEncounter[int] = LatestByEncounter(size)
         self.rows = RowCache(size)  # the combatant and grapple rows of the same versions
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
-        key = (encounter_id, version, system.name)
-        state = self._states.get(key)
-        if state is None:
-            state = system.state_from_dict(raw)
-            self.put(system, encounter_id, version, state)
-        else:
-            self._states.move_to_end(key)
+        kept = self._states.get(encounter_id, version)
+        if kept is not None and kept[0] == system.name:
+            return kept[1]
+        state = system.state_from_dict(raw)
+        self.put(system, encounter_id, version, state)
         return state
 
     def put(self, system: System, encounter_id: int, version: int, state: Any) -> None:
-        self._states[(encounter_id, version, system.name)] = state
-        self._states.move_to_end((encounter_id, version, system.name))
-        while len(self._states) > self.size:
-            self._states.popitem(last=False)
+        self._states.put(encounter_id, version, (system.name, state))
 
     def last_seq(self, encounter_id: int, version: int) -> int | None:
         """The log row that made this version of the encounter, when this process wrote it."""
-        return self._seqs.get((encounter_id, version))
+        return self._seqs.get(encounter_id, version)
 
     def wrote(self, encounter_id: int, version: int, seq: int) -> None:
-        self._seqs[(encounter_id, version)] = seq
-        while len(self._seqs) > self.size:
-            self._seqs.popitem(last=False)
+        self._seqs.put(encounter_id, version, seq)
 
 
 _by_store: weakref.WeakKeyDictionary[Any, ParsedStates] = weakref.WeakKeyDictionary()

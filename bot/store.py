@@ -14,7 +14,7 @@
   serves one bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
   changes to one resource; the version check catches everyone else. ``write_turn`` makes the process's
   changes take turns at the database from their first write to their commit (one writer; readers use WAL
-  snapshots meanwhile).
+  snapshots meanwhile); a write made before it is refused (``WriteOutOfTurn``).
 - **Across processes** (PostgreSQL, several bot processes on one database): inside the transaction,
   ``change`` also takes ``pg_advisory_xact_lock(resource_lock_id(key))``, so changes to one resource
   queue across processes too instead of failing as stale; the server releases it at commit or rollback
