@@ -31,11 +31,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_POOL_SIZE = 4
+SQLITE_POOL_OVERFLOW = 2
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
     "PRAGMA synchronous=NORMAL",
+    # 1 MiB of pages a connection (SQLite's default is 2): what is read hot is a few rows per encounter in
+    # play, and the operating system's cache holds the file besides.
+    "PRAGMA cache_size=-1024",
 )
 
 
@@ -106,6 +111,11 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         database_path.parent.mkdir(parents=True, exist_ok=True)
     if database_url.startswith("postgresql"):
         kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
+    else:
+        # SQLite has one writer and WAL readers: a few connections keep every change and read going, and
+        # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB).
+        kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
+        kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
     kwargs.setdefault("json_serializer", _compact_json)
     kwargs.setdefault("json_deserializer", _json_value)
     engine = create_async_engine(database_url, **kwargs)

@@ -66,9 +66,17 @@ async def test_pragmas_on_every_connection(bot_settings: Settings) -> None:
         async with engine.connect() as conn:
             values = {
                 name: (await conn.exec_driver_sql(f"PRAGMA {name}")).scalar()
-                for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
+                for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "cache_size")
             }
-        assert values == {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 5000, "synchronous": 1}
+        assert values == {
+            "journal_mode": "wal",
+            "foreign_keys": 1,
+            "busy_timeout": 5000,
+            "synchronous": 1,
+            "cache_size": -1024,
+        }
+        # a few connections, each with its own page cache and thread: at most six at once
+        assert engine.pool.size() + engine.pool._max_overflow == 6  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
 
