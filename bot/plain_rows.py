@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import types
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -37,13 +38,20 @@ async def channel_rows(
 ) -> tuple[ChannelConfig | None, ChannelConfig | None]:
     """The channel's settings row and its parent's (``parent_id``, else the one the channel's row names),
     each ``None`` where not stored; read-only (plain rows, never added to a session)."""
-    rows = await lean.select(session, _CHANNEL_AND_PARENT, {"channel_id": channel_id, "parent_id": parent_id})
+    return await _own_and_parent(session, _CHANNEL_AND_PARENT, ChannelConfig, channel_id, parent_id)
+
+
+async def _own_and_parent(
+    session: AsyncSession, statement: sa.Select[Any], model: type, channel_id: int, parent_id: int | None
+) -> tuple[Any, Any]:
+    """The rows ``statement`` finds for the channel and its parent, told apart by their channel id."""
+    rows = await lean.select(session, statement, {"channel_id": channel_id, "parent_id": parent_id})
     own = parent = None
     for row in rows:
         if row["channel_id"] == channel_id:
-            own = plain(ChannelConfig)(**row)
+            own = plain(model)(**row)
         else:
-            parent = plain(ChannelConfig)(**row)
+            parent = plain(model)(**row)
     return own, parent
 
 
@@ -63,12 +71,4 @@ async def reminder_rows(
 ) -> tuple[ReminderConfig | None, ReminderConfig | None]:
     """The channel's reminder settings and its parent's (``parent_id``, else the one its reminder row names,
     else the one its settings row names), each ``None`` where not stored; read-only plain rows."""
-    params = {"channel_id": channel_id, "parent_id": parent_id}
-    rows = await lean.select(session, _REMINDERS_AND_PARENT, params)
-    own = parent = None
-    for row in rows:
-        if row["channel_id"] == channel_id:
-            own = plain(ReminderConfig)(**row)
-        else:
-            parent = plain(ReminderConfig)(**row)
-    return own, parent
+    return await _own_and_parent(session, _REMINDERS_AND_PARENT, ReminderConfig, channel_id, parent_id)
