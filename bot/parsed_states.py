@@ -1,6 +1,7 @@
 """Parsed encounter states, kept by (encounter id, version) so a change or a read does not parse the same JSON
-again; only each encounter's newest version is kept (``bot.latest``). Safe because every save is version-checked: a version of an encounter names exactly one state (the
-rules' states are immutable values). One small cache per store, i.e. per database.
+again; only each encounter's newest version is kept (``bot.latest``). Safe because every save is
+version-checked: a version of an encounter names exactly one state (the rules' states are immutable values).
+One small cache per store, i.e. per database.
 
 It also keeps the sequence number of the log row that made each version: every change of an encounter
 bumps its version and appends exactly one log row in the same transaction, so while the encounter is still
