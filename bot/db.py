@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-POOL_SIZE = 4
-POOL_OVERFLOW = 2
+SQLITE_POOL_SIZE = 4
+SQLITE_POOL_OVERFLOW = 2
 PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
@@ -111,11 +111,11 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         database_path.parent.mkdir(parents=True, exist_ok=True)
     if database_url.startswith("postgresql"):
         kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
-    # A process makes one write at a time (``bot.store.write_turn``): a few connections keep every change and
-    # read going. On SQLite each holds its own page cache and thread (15 of them, the pool's default, held
-    # 30 MB); on PostgreSQL each is a server process, and shards share the server's connection limit.
-    kwargs.setdefault("pool_size", POOL_SIZE)
-    kwargs.setdefault("max_overflow", POOL_OVERFLOW)
+    else:
+        # SQLite has one writer and WAL readers: a few connections keep every change and read going, and
+        # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB).
+        kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
+        kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
     kwargs.setdefault("json_serializer", _compact_json)
     kwargs.setdefault("json_deserializer", _json_value)
     engine = create_async_engine(database_url, **kwargs)

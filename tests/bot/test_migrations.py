@@ -75,6 +75,8 @@ async def test_pragmas_on_every_connection(bot_settings: Settings) -> None:
             "synchronous": 1,
             "cache_size": -1024,
         }
+        # a few connections, each with its own page cache and thread: at most six at once
+        assert engine.pool.size() + engine.pool._max_overflow == 6  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
 
@@ -218,13 +220,3 @@ def test_a_restart_on_a_database_at_head_never_loads_alembic(bot_settings: Setti
     assert first[0] == again[0] == head_revision()
     assert first[1] != "[]"  # the first start migrated, with Alembic
     assert again[1] == "[]"
-
-
-async def test_a_process_holds_a_few_connections_at_most(bot_settings: Settings) -> None:
-    """One write at a time per process: six connections serve it (SQLite: each with its own page cache and
-    thread; PostgreSQL: each a server process, shared among shards)."""
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    try:
-        assert engine.pool.size() + engine.pool._max_overflow == 6  # type: ignore[attr-defined]
-    finally:
-        await engine.dispose()
