@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import functools
 import json
 import logging
 import re
-from collections.abc import AsyncIterator
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import aiosqlite
 import orjson
 from sqlalchemy import event, text
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -104,6 +107,36 @@ def _json_value(text: str) -> Any:
     return orjson.loads(text)
 
 
+class _SQLiteConnection(aiosqlite.Connection):
+    """aiosqlite's connection without the rollbacks that have nothing to roll back. SQLAlchemy rolls back at
+    the end of every session; on a connection with no transaction open (every read, every committed change)
+    that is a hand-off to the driver's thread and back for nothing."""
+
+    async def rollback(self) -> None:
+        if self.in_transaction:
+            await super().rollback()
+
+
+def _sqlite_connector(path: str) -> Callable[[], Awaitable[aiosqlite.Connection]]:
+    """What SQLAlchemy's aiosqlite dialect would connect with (the file, ``check_same_thread=False``), as a
+    ``_SQLiteConnection``."""
+
+    async def connect() -> aiosqlite.Connection:
+        connection = _SQLiteConnection(functools.partial(sqlite3.connect, path, check_same_thread=False), 64)
+        connection._thread.daemon = True  # as SQLAlchemy's dialect does: a leaked one never blocks the exit
+        return await connection
+
+    return connect
+
+
+def _plain_sqlite_file(url: URL) -> str | None:
+    """The file of a plain ``sqlite+aiosqlite:///path`` URL (no query, not in memory); else ``None``."""
+    database = url.database or ""
+    if url.drivername != "sqlite+aiosqlite" or url.query or database in ("", ":memory:"):
+        return None
+    return None if database.startswith("file:") else database
+
+
 def create_engine(database_url: str, *, database_path: Path | None = None, **kwargs: Any) -> AsyncEngine:
     """An engine for ``database_url``. On SQLite the PRAGMAs are applied to every new connection and the
     file's folder is created if needed; PostgreSQL needs neither (its server has its own settings)."""
@@ -116,6 +149,9 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB).
         kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
         kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
+        path = _plain_sqlite_file(make_url(database_url))
+        if path is not None and "creator" not in kwargs:
+            kwargs.setdefault("async_creator", _sqlite_connector(path))
     kwargs.setdefault("json_serializer", _compact_json)
     kwargs.setdefault("json_deserializer", _json_value)
     engine = create_async_engine(database_url, **kwargs)

@@ -1,0 +1,55 @@
+"""SQLite connections skip the rollbacks with nothing to roll back (every read, every committed change),
+and still roll back a transaction left open."""
+
+from __future__ import annotations
+
+import aiosqlite
+import pytest
+import sqlalchemy as sa
+
+from bot.db import create_engine, migrate, session_factory
+from bot.models import ChannelConfig
+from bot.settings import Settings
+
+pytestmark = pytest.mark.sqlite_only
+
+
+@pytest.fixture
+async def sessions(bot_settings: Settings):
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    await migrate(engine)
+    yield session_factory(engine)
+    await engine.dispose()
+
+
+@pytest.fixture
+def driver_rollbacks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each rollback that reaches the driver's thread."""
+    seen: list[int] = []
+    real = aiosqlite.Connection.rollback
+
+    async def counted(self) -> None:
+        seen.append(1)
+        await real(self)
+
+    monkeypatch.setattr(aiosqlite.Connection, "rollback", counted)
+    return seen
+
+
+async def test_a_read_and_a_committed_change_make_no_rollback_round_trip(sessions, driver_rollbacks) -> None:
+    async with sessions() as session:
+        await session.get(ChannelConfig, 1)
+    async with sessions() as session, session.begin():
+        session.add(ChannelConfig(channel_id=1, guild_id=1))
+    async with sessions() as session:
+        assert (await session.get(ChannelConfig, 1)) is not None
+    assert driver_rollbacks == []
+
+
+async def test_a_transaction_left_open_is_still_rolled_back(sessions, driver_rollbacks) -> None:
+    async with sessions() as session:
+        await session.exec(sa.insert(ChannelConfig).values(channel_id=2, guild_id=1))  # type: ignore[call-overload]
+        # closed without a commit
+    assert driver_rollbacks == [1]
+    async with sessions() as session:
+        assert (await session.get(ChannelConfig, 2)) is None
