@@ -7,19 +7,9 @@ import aiosqlite
 import pytest
 import sqlalchemy as sa
 
-from bot.db import create_engine, migrate, session_factory
 from bot.models import ChannelConfig
-from bot.settings import Settings
 
 pytestmark = pytest.mark.sqlite_only
-
-
-@pytest.fixture
-async def sessions(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    yield session_factory(engine)
-    await engine.dispose()
 
 
 @pytest.fixture

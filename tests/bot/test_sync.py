@@ -9,9 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.db import create_engine, migrate, session_factory
 from bot.models import CommandSync
-from bot.settings import Settings
 from bot.store import Store
 from bot.sync import command_payload, payload_hash, sync_commands
 
@@ -45,14 +43,6 @@ def make_tree(description: str = "Roll dice") -> CountingTree:
 
 def clock() -> datetime:
     return datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
-
-
-@pytest.fixture
-async def sessions(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    yield session_factory(engine)
-    await engine.dispose()
 
 
 @pytest.fixture
