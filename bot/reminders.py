@@ -171,18 +171,12 @@ def merge_policy(
     return DEFAULT_POLICY.with_changes(**values), sources
 
 
-async def _layers(
-    session: AsyncSession, channel_id: int, parent_id: int | None
-) -> tuple[ReminderConfig | None, ReminderConfig | None]:
-    return await reminder_rows(session, channel_id, parent_id)
-
-
 async def load_policy(session: AsyncSession, channel_id: int, parent_id: int | None = None) -> ReminderPolicy:
     """The effective policy of a channel or thread, read in the caller's session (no commit, no lock).
 
     A thread's parent comes from ``parent_id``, else from its own reminder row, else from its channel config.
     """
-    own, parent = await _layers(session, channel_id, parent_id)
+    own, parent = await reminder_rows(session, channel_id, parent_id)
     return merge_policy(own, parent)[0]
 
 
@@ -195,7 +189,7 @@ class PolicyView:
 
 async def policy_view(store: Store, where: Where) -> PolicyView:
     async with store.sessions() as session:
-        own, parent = await _layers(session, where.channel_id, where.parent_id)
+        own, parent = await reminder_rows(session, where.channel_id, where.parent_id)
         policy, sources = merge_policy(own, parent)
         return PolicyView(policy, sources, where.parent_id is not None)
 
@@ -227,7 +221,7 @@ async def save_policy(
             await versioned_update(
                 session, ReminderConfig, where.channel_id, row.version, values, stale=StaleReminderSettings
             )
-        own, parent = await _layers(session, where.channel_id, where.parent_id)
+        own, parent = await reminder_rows(session, where.channel_id, where.parent_id)
         policy, sources = merge_policy(own, parent)
     return PolicyView(policy, sources, where.parent_id is not None)
 

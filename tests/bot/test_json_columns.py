@@ -43,19 +43,12 @@ def test_the_text_is_compact_and_keeps_what_was_typed() -> None:
     assert _json_value(text) == {"name": "Éowyn\x00", "7": [1, 2]}
 
 
-async def test_a_stored_value_reads_back_exactly_from_the_database(bot_settings) -> None:
-    from bot.db import create_engine, migrate, session_factory
+async def test_a_stored_value_reads_back_exactly_from_the_database(sessions) -> None:
     from bot.models import ChannelConfig
 
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    try:
-        await migrate(engine)
-        sessions = session_factory(engine)
-        rules = {"d6": {"gold": 2**70, "name": "Éowyn\x00", "ids": [2**63 - 1]}}
-        async with sessions() as session, session.begin():
-            session.add(ChannelConfig(channel_id=1, guild_id=1, house_rules=rules, dice_queue=[3]))
-        async with sessions() as session:
-            row = await session.get(ChannelConfig, 1)
-            assert row.house_rules == rules and row.dice_queue == [3]
-    finally:
-        await engine.dispose()
+    rules = {"d6": {"gold": 2**70, "name": "Éowyn\x00", "ids": [2**63 - 1]}}
+    async with sessions() as session, session.begin():
+        session.add(ChannelConfig(channel_id=1, guild_id=1, house_rules=rules, dice_queue=[3]))
+    async with sessions() as session:
+        row = await session.get(ChannelConfig, 1)
+        assert row.house_rules == rules and row.dice_queue == [3]

@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import pytest
 
-from bot.db import create_engine, migrate, session_factory
 from bot.models import ChannelConfig
 from bot.plain_rows import channel_rows
-from bot.settings import Settings
 
 CHANNEL, THREAD, LONE_THREAD, OTHER = 10, 11, 12, 13
 
 
 @pytest.fixture
-async def sessions(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    factory = session_factory(engine)
-    async with factory() as session, session.begin():
+async def sessions(sessions):
+    """The shared migrated database (``tests/bot/conftest.py``), with the channels above."""
+    async with sessions() as session, session.begin():
         session.add(ChannelConfig(channel_id=CHANNEL, guild_id=1, system="d6", house_rules={"d6": {"a": 1}}))
         session.add(ChannelConfig(channel_id=THREAD, guild_id=1, parent_id=CHANNEL, dice_queue=[4, 2]))
         session.add(ChannelConfig(channel_id=OTHER, guild_id=1, system="nyra"))
-    yield factory
-    await engine.dispose()
+    return sessions
 
 
 def _ids(found: tuple) -> tuple:
