@@ -124,7 +124,7 @@ async def test_a_quick_answer_is_sent_as_it_is(table) -> None:
 async def test_a_slow_answer_is_acknowledged_first_and_keeps_its_visibility(table, secret: bool) -> None:
     fd, channel, member, _ = table
     r = await fd.invoke(channel, member, "slow", secret=secret)
-    await r.wait_followups(2)
+    await r.wait_followups(1)
     shown = [m for m in r.messages if not m.deleted]  # a public "thinking…" makes way for a private answer
     assert r.deferred and [(m.content, m.ephemeral) for m in shown] == [("slow", secret), ("and more", False)]
     assert not fd.problems

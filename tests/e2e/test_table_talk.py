@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.playground.loopback import FakeMessage
+from bot.playground.loopback.interactions import APPLICATION_COMMAND, DEFERRED_CHANNEL_MESSAGE
+from cogs import deadline
 from rules.dice import RandomDice
 from rules.systems.registry import get_system, system_names
 from tests.e2e.conftest import Harness
@@ -63,10 +65,22 @@ def shown(m: FakeMessage) -> str:
     return "\n".join(p for p in parts if p)
 
 
+@pytest.mark.parametrize("deferred", [False, True], ids=["answered-at-once", "every-answer-deferred"])
 @pytest.mark.parametrize("system", system_names())
-async def test_a_short_fight_reads_as_sentences(fray: Harness, system: str) -> None:
+async def test_a_short_fight_reads_as_sentences(
+    fray: Harness, system: str, deferred: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a slow machine any answer may go out after a "thinking…" acknowledgement: the channel then reads
+    the same, word for word."""
+    if deferred:
+        monkeypatch.setattr(deadline, "DISCORD_DEADLINE", 0.003)  # acknowledge after 1 ms
     await short_fight(fray, system)
-    messages = sorted(fray.fd.world.messages.values(), key=lambda m: m.id)
+    if deferred:
+        commands = [r for r in fray.fd.interactions if r.type == APPLICATION_COMMAND]
+        acknowledged_first = [r for r in commands if r.callback_type == DEFERRED_CHANNEL_MESSAGE]
+        assert len(acknowledged_first) > len(commands) / 2, (len(acknowledged_first), len(commands))
+    shown_messages = (m for m in fray.fd.world.messages.values() if not m.deleted)
+    messages = sorted(shown_messages, key=lambda m: m.id)
     assert len(messages) > 20
     for m in messages:  # public and ephemeral alike
         text = shown(m)

@@ -72,6 +72,7 @@ class InteractionRecord:
         self.callback_type: int | None = None
         self.callback_data: dict[str, Any] | None = None
         self.original: FakeMessage | None = None
+        self.answer: FakeMessage | None = None  # the message that answered (after a deferral: its first fill)
         self.followups: list[FakeMessage] = []
         self.choices: list[dict[str, Any]] | None = None
         self.modal: dict[str, Any] | None = None
@@ -149,8 +150,10 @@ class InteractionResult:
 
     @property
     def response(self) -> FakeMessage | None:
-        """The @original message (for component updates: the clicked message after the update)."""
-        return self.interaction.original
+        """The answer the member sees: the @original message (for component updates: the clicked message
+        after the update); after a deferral, whichever first filled it in: an edit of @original or a
+        followup (which, once a deferred "thinking…" was deleted, is a message of its own)."""
+        return self.interaction.answer or self.interaction.original
 
     message = response
 
@@ -184,7 +187,10 @@ class InteractionResult:
 
     @property
     def followups(self) -> list[FakeMessage]:
-        return list(self.interaction.followups)
+        """The followup messages besides the answer (``response``), so a result reads the same whether the
+        bot answered at once or deferred first."""
+        answer = self.response
+        return [m for m in self.interaction.followups if m is not answer]
 
     @property
     def messages(self) -> list[FakeMessage]:
@@ -212,9 +218,8 @@ class InteractionResult:
 
     async def wait_followups(self, n: int = 1, timeout: float = 10.0) -> list[FakeMessage]:
         """Wait (bounded) until at least ``n`` followups exist."""
-        rec = self.interaction
-        await rec.wait_for(
-            lambda: len(rec.followups) >= n, timeout, f"{n} followup(s), have {len(rec.followups)}"
+        await self.interaction.wait_for(
+            lambda: len(self.followups) >= n, timeout, f"{n} followup(s), have {len(self.followups)}"
         )
         return self.followups
 

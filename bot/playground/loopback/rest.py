@@ -325,7 +325,7 @@ async def interaction_callback(fd: FakeDiscord, request, p):
     message: FakeMessage | None = None
     if ctype == CHANNEL_MESSAGE:
         message = await fd.create_interaction_message(rec, data, body.files)
-        rec.original = message
+        rec.original = rec.answer = message
     elif ctype == DEFERRED_CHANNEL_MESSAGE:
         flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
         message = await fd.create_interaction_message(rec, {"content": "", "flags": flags}, [])
@@ -335,7 +335,7 @@ async def interaction_callback(fd: FakeDiscord, request, p):
     elif ctype == UPDATE_MESSAGE:
         assert rec.message is not None
         await fd.edit_message(rec.message, data, body.files)
-        rec.original = message = rec.message
+        rec.original = rec.answer = message = rec.message
     elif ctype == AUTOCOMPLETE_RESULT:
         rec.choices = list(data.get("choices") or [])
     elif ctype == MODAL:
@@ -431,6 +431,7 @@ async def execute_webhook(fd: FakeDiscord, request, p):
     else:
         message = await fd.create_interaction_message(rec, data, body.files, followup=True)
     rec.followups.append(message)
+    rec.answer = rec.answer or message
     rec.touch()
     if _truthy(request.query.get("wait")):
         return json_response(fd.message_payload(message))
@@ -462,6 +463,8 @@ async def edit_webhook_message(fd, request, p):
     if problems:
         return invalid_form(fd, f"{rec.label}: edit", problems, rec=rec)
     await fd.edit_message(msg, data, body.files)
+    if msg is rec.original:
+        rec.answer = rec.answer or msg
     rec.touch()
     return json_response(fd.message_payload(msg))
 

@@ -114,6 +114,12 @@ class MiniBot(commands.Bot):
             await interaction.followup.send("done")
             await interaction.followup.send("second", ephemeral=True)
 
+        @self.tree.command(description="Think in public, answer in private")
+        async def reconsider(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.delete_original_response()
+            await interaction.followup.send("only you", ephemeral=True)
+
         @self.tree.command(description="Edit the deferred original")
         async def edit(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
@@ -297,11 +303,20 @@ async def test_deferred_followups(table: Table) -> None:
     fd = table.fd
     r = await fd.invoke(table.channel, table.alice, "slow", private=True)
     assert r.deferred and r.ephemeral and r.content == "done"  # first followup fills the deferred original
-    await r.wait_followups(2, timeout=5)
+    await r.wait_followups(1, timeout=5)
     assert [m.content for m in r.messages] == ["done", "second"]
-    assert r.followups[1].ephemeral
+    assert [m.content for m in r.followups] == ["second"] and r.followups[0].ephemeral
     r2 = await fd.invoke(table.channel, table.alice, "edit")
     assert r2.deferred and not r2.ephemeral and r2.content == "edited" and not r2.followups
+
+
+async def test_a_deleted_placeholder_gives_way_to_the_followup(table: Table) -> None:
+    """What the member sees after a public "thinking…" was deleted is the private followup."""
+    fd = table.fd
+    r = await fd.invoke(table.channel, table.alice, "reconsider")
+    await r.interaction.wait_for(lambda: r.ephemeral, 5, "the private answer")
+    assert r.deferred and r.interaction.original is not None and r.interaction.original.deleted
+    assert r.ephemeral and r.content == "only you" and not r.followups
 
 
 async def test_allowed_mentions_pings(table: Table) -> None:
