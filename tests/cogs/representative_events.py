@@ -149,7 +149,7 @@ def d6_events() -> list[Event]:
         d6.DamageApplied(ORN, 20, 18, -2, "Vale's longsword"),
         d6.HealRolled(EVA, VALE, DieCode(3), 12, 3, (), heal_check, healing, heal_check.dice + healing.dice),
         d6.HealApplied(VALE, 7, 5, 9, 14, f"heal by {EVA}"),
-        d6.HealPoolChanged(4, 4, 1, 3, 2, f"{ORN} is back up"),
+        d6.HealPoolChanged(3, 4, 1, 3, 2, f"{ORN} is back up"),
         d6.LastGaspEntered(ORN, -2),
         d6.DeathSaveOwed(ORN, 2, 1),
         d6.DeathSave(

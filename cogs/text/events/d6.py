@@ -312,8 +312,12 @@ def heal_rolled(e: HealRolled, n: Names) -> str:
 
 @renders(HealPoolChanged)
 def heal_pool_changed(e: HealPoolChanged, n: Names) -> str:
-    heals = "heal" if e.remaining == 1 else "heals"
-    return f"🧺 The party's heal pool: **{e.remaining}** {heals} left ({named(e.reason, n, 60)})"
+    size = f"{e.after} heal" if e.after == 1 else f"{e.after} heals"
+    change = "grows to" if e.after > e.before else "shrinks to" if e.after < e.before else "holds"
+    return (
+        f"🧺 The party's heal pool {change} {size} ({named(e.reason, n, 60)}): "
+        f"**{e.remaining}** left this instance"
+    )
 
 
 @renders(LastGaspEntered)
