@@ -120,7 +120,17 @@ def turn_view(encounter_id: int, turn_key: str | None, *, end_turn: bool = True)
     return view
 
 
-def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord.AllowedMentions] | None:
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """A new turn's public message, and what it reads once its turn has passed (no "Now: …" hint)."""
+
+    content: str
+    view: discord.ui.View
+    mentions: discord.AllowedMentions
+    passed: str
+
+
+def turn_message(result: EncounterResult) -> Announcement | None:
     """The announcement of the turn ``result`` started (``None`` when the turn did not pass)."""
     if not result.turn_changed or result.status != "running":
         return None
@@ -129,7 +139,9 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
         if not result.tracker.begun:
             return None
         content = text.nobody_owes(turn.label)
-        return content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS
+        return Announcement(
+            content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS, content
+        )
     actor = turn.actors[0]
     info = result.info(actor)
     name = info.name if info is not None else result.names.get(actor, "someone")
@@ -137,18 +149,16 @@ def turn_message(result: EncounterResult) -> tuple[str, discord.ui.View, discord
     row = next((c for c in result.tracker.order if c.id == actor), None)
     traits = get_system(result.system).traits
     last_gasp = traits.death_saves and row is not None and row.last_gasp_round is not None
+    happened = happened_to(actor, result.events, result.names)
     content = text.turn_announcement(
-        turn,
-        name,
-        owner,
-        happened_to(actor, result.events, result.names),
-        text.turn_choices(traits, last_gasp=last_gasp),
+        turn, name, owner, happened, text.turn_choices(traits, last_gasp=last_gasp)
     )
     # the key as the encounter row stores it (≤ 64), so buttons and reminders compare the same text
     view = turn_view(result.encounter_id, turn.key[:64])
     for item in extra_buttons(result, turn.key[:64]):
         view.add_item(item)
-    return content, view, mentions_for(owner)
+    passed = text.turn_announcement(turn, name, owner, happened)
+    return Announcement(content, view, mentions_for(owner), passed)
 
 
 async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:
@@ -160,15 +170,16 @@ async def announce_turn(interaction: discord.Interaction[Any], result: Encounter
         )
     message = turn_message(result)
     if message is not None:
-        content, view, mentions = message
         try:
-            sent = await interaction.followup.send(content, view=view, allowed_mentions=mentions, wait=True)
+            sent = await interaction.followup.send(
+                message.content, view=message.view, allowed_mentions=message.mentions, wait=True
+            )
         except discord.NotFound:  # the interaction could not be answered: the announcement and ping still go
             await announce_in_channel(
                 interaction.client, interaction.channel_id or 0, interaction.guild_id or 0, result
             )
             return
-        await _retire_previous(interaction.client, result, interaction.channel_id or 0, sent)
+        await _retire_previous(interaction.client, result, message, interaction.channel_id or 0, sent)
 
 
 async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: EncounterResult) -> None:
@@ -177,10 +188,9 @@ async def announce_in_channel(bot: Any, channel_id: int, guild_id: int, result: 
         await refresh_tracker(bot, channel_id, guild_id, result.encounter_id, result)
     message = turn_message(result)
     if message is not None:
-        content, view, mentions = message
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        sent = await channel.send(content, view=view, allowed_mentions=mentions)
-        await _retire_previous(bot, result, channel_id, sent)
+        sent = await channel.send(message.content, view=message.view, allowed_mentions=message.mentions)
+        await _retire_previous(bot, result, message, channel_id, sent)
 
 
 def retired_view(result: EncounterResult) -> discord.ui.View:
@@ -192,22 +202,25 @@ def retired_view(result: EncounterResult) -> discord.ui.View:
     return view
 
 
-async def _retire(bot: Any, old: Sequence[tuple[int, int, Any]]) -> None:
-    """Edit each old message down to its view: one edit each, best effort — the change is committed and
-    announced whatever happens here."""
-    for old_channel, message_id, view in old:
+async def _retire(bot: Any, old: Sequence[tuple[int, int, dict[str, Any]]]) -> None:
+    """Edit each old message to what it shows once its turn has passed (``edit``'s keywords): one edit
+    each, best effort — the change is committed and announced whatever happens here."""
+    for old_channel, message_id, passed in old:
         try:
             channel = bot.get_channel(old_channel) or bot.get_partial_messageable(old_channel)
-            await channel.get_partial_message(message_id).edit(view=view, allowed_mentions=NO_MENTIONS)
+            await channel.get_partial_message(message_id).edit(**passed, allowed_mentions=NO_MENTIONS)
         except Exception:
             log.warning("could not take the End turn button off an old announcement", exc_info=True)
 
 
-async def _retire_previous(bot: Any, result: EncounterResult, channel_id: int, sent: Any) -> None:
-    """The encounter's previous announcement loses its End turn button (its turn has passed)."""
+async def _retire_previous(
+    bot: Any, result: EncounterResult, message: Announcement, channel_id: int, sent: Any
+) -> None:
+    """The encounter's previous announcement loses its End turn button and its hint (its turn has passed)."""
     keeper = keeper_of(bot)
     if keeper is not None and sent is not None:
-        await _retire(bot, keeper.announced(result.encounter_id, channel_id, sent.id, retired_view(result)))
+        passed = {"content": message.passed, "view": retired_view(result)}
+        await _retire(bot, keeper.announced(result.encounter_id, channel_id, sent.id, passed))
 
 
 async def retire_last_announcement(bot: Any, encounter_id: int) -> None:
@@ -221,7 +234,8 @@ def reminder_sent(bot: Any, encounter_id: int, channel_id: int, message_id: int)
     """A reminder with End turn went out for the current turn: the next announcement retires it."""
     keeper = keeper_of(bot)
     if keeper is not None:
-        keeper.reminded(encounter_id, channel_id, message_id, turn_view(encounter_id, None, end_turn=False))
+        passed = {"view": turn_view(encounter_id, None, end_turn=False)}
+        keeper.reminded(encounter_id, channel_id, message_id, passed)
 
 
 # --- acting for a combatant -----------------------------------------------------------------------------
@@ -694,6 +708,7 @@ class Encounters(
 
 __all__ = [
     "DYNAMIC_ITEMS",
+    "Announcement",
     "BadName",
     "Encounters",
     "EndTurnButton",

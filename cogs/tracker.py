@@ -133,7 +133,7 @@ class LiveTrackers(commands.Cog):
         self, encounter_id: int, channel_id: int, message_id: int, retired: Any
     ) -> list[tuple[int, int, Any]]:
         """Remember the latest announcement of ``encounter_id`` (``retired``: what it shows once its turn has
-        passed); return the messages whose turn it ends: the announcement it replaces and that turn's
+        passed, as the message edit's keywords); return the messages whose turn it ends: the announcement it replaces and that turn's
         reminders. Of two posted at once, the later message stays latest."""
         before = self._announced.get(encounter_id)
         if before is not None and before[1] > message_id:

@@ -1,5 +1,6 @@
-"""An old turn announcement stops offering its End turn button: each new announcement of an encounter (after
-a command, or the reminder loop's skip) edits the one before it down to its Status button, once."""
+"""An old turn announcement stops offering its End turn button and its "Now: …" hint: each new announcement
+of an encounter (after a command, or the reminder loop's skip) edits the one before it down to its Status
+button and its news, once."""
 
 from __future__ import annotations
 
@@ -40,7 +41,10 @@ async def test_after_two_turn_passes_only_the_latest_announcement_offers_end_tur
     assert not ends(first) and not ends(second) and ends(third)
     assert [m.id for m in announcements(fray) if ends(m)] == [third.id]
     assert all(any(c.startswith("fray:status:") for c in m.custom_ids) for m in (first, second, third))
-    assert "Wolf" in first.content  # the text stays as it was
+    sent = first.history[0]["content"]
+    hint = next(line for line in sent.splitlines() if line.startswith("Now:"))
+    assert first.content == sent.replace(f"\n{hint}", "") and "Wolf" in first.content  # only the hint goes
+    assert "Now:" not in second.content and hint in third.content
 
 
 async def test_the_reminder_loops_skip_retires_the_announcement_it_replaces(fray: Harness) -> None:
@@ -76,6 +80,7 @@ async def test_ending_the_encounter_retires_its_last_announcement(fray: Harness)
     await fray.fd.flush()
     assert [m.id for m in announcements(fray) if ends(m)] == []
     assert any(c.startswith("fray:status:") for c in latest.custom_ids) and not ends(first)
+    assert "Now:" not in latest.content and "Wolf" in latest.content
 
 
 async def test_a_reminders_end_turn_goes_once_its_turn_has_passed(fray: Harness) -> None:
