@@ -1,6 +1,7 @@
 """A bot process of the benchmark: ``python -m bot.bench.proc floor|fray API GATEWAY TOKEN DB [HEARTBEAT]``.
 
-``floor``: a bare discord.py client with one slash command, ``/noop``, that answers at once.
+``floor``: a bare discord.py client with one slash command, ``/noop``, that answers at once (with
+``edit:true`` it then also edits a message of its own in the channel, as a bot keeping a live tracker must).
 ``fray``: the production ``Fray`` (migrations, cogs, sync, reminders) over ``DB``: a SQLite file, or a
 database URL (``postgresql+asyncpg://…``; the heartbeat file is then ``HEARTBEAT``, by default
 ``var/heartbeat`` under the working folder).
@@ -29,15 +30,27 @@ PROFILE_ENV = "FRAY_BENCH_PROFILE"  # a file: Fray's process is profiled (cProfi
 
 
 class Floor(discord.Client):
-    """The least a discord.py bot can do per command: answer it."""
+    """The least a discord.py bot can do per command: answer it (and, with ``edit``, keep one message of
+    its own in the channel up to date: the least a bot with a live tracker does per change)."""
 
     def __init__(self) -> None:
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         self.tree = app_commands.CommandTree(self)
+        self.shown: dict[int, int] = {}  # channel id → the message edited there
 
         @self.tree.command(name="noop", description="Answers at once")
-        async def noop(interaction: discord.Interaction) -> None:
+        async def noop(interaction: discord.Interaction, edit: bool = False) -> None:
             await interaction.response.send_message("ok")
+            if edit:
+                await self.show(interaction.channel_id or 0, f"edited by {interaction.id}")
+
+    async def show(self, channel_id: int, content: str) -> None:
+        channel = self.get_partial_messageable(channel_id)
+        message_id = self.shown.get(channel_id)
+        if message_id is None:
+            self.shown[channel_id] = (await channel.send(content)).id
+        else:
+            await channel.get_partial_message(message_id).edit(content=content)
 
     async def setup_hook(self) -> None:
         await self.tree.sync()

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 FLOOR = "/noop"
+FLOOR_EDIT = "/noop edit:true"  # the floor also editing one message: a reference row, not a target
+REFERENCES = (FLOOR, FLOOR_EDIT)
 CHANGES = ("/gm damage", "/attack")  # the commands that change an encounter
 MB = 1024 * 1024
 
@@ -113,7 +115,7 @@ def absolute(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]
 
 def _phase_targets(phases: Sequence[Phase]) -> list[tuple[str, str, bool]]:
     r = ratios(phases)
-    fray = sorted({p.command for p in phases} - {FLOOR})
+    fray = sorted({p.command for p in phases} - set(REFERENCES))
     concs = sorted({p.concurrency for p in phases})
     if not concs:
         return []
@@ -164,11 +166,14 @@ def table(report: Report) -> str:
     lines += [
         f"Fray against the floor (a bare discord.py bot answering /noop), same fake Discord, same run; "
         f"median of {reps} repetition(s); machine load {report.load}",
+        f"(reference: {FLOOR_EDIT} is the floor also editing one message of its own per request, as a "
+        "live tracker is)",
         "",
         f"{'command':<18}{'conc':>5}  {'p50':>7} {'p99':>7} {'req/s':>7} {'CPU/req':>8}   "
         f"{'p50 ms':>8} {'p99 ms':>8} {'req/s':>8} {'CPU ms':>7} {'failed':>6} {'refused':>7}",
     ]
-    keys = sorted(a, key=lambda k: (k[0] != FLOOR, k[0], k[1]))
+    first = {command: i for i, command in enumerate(REFERENCES)}  # the references, then Fray's commands
+    keys = sorted(a, key=lambda k: (first.get(k[0], len(first)), k[0], k[1]))
     for key in keys:
         command, conc = key
         ratio = r.get(key, {})

@@ -26,7 +26,7 @@ from typing import Any
 from bot.bench.database import BenchDatabase, applied_by, fray_database, store_more_encounters, turn_holders
 from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
 from bot.bench.options import Options, options_from
-from bot.bench.report import FLOOR, Phase, Report, Storm, table
+from bot.bench.report import FLOOR, FLOOR_EDIT, REFERENCES, Phase, Report, Storm, table
 
 READY_WITHIN = 60.0
 ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
@@ -156,6 +156,8 @@ def request_maker(t: Table, command: str) -> Callable[[int], Request]:
         turn = i // len(t.channels)
         if command == FLOOR:
             return channel, t.player, "noop", {}, True
+        if command == FLOOR_EDIT:
+            return channel, t.player, "noop", {"edit": True}, True
         if command == "/roll":
             return channel, t.player, "roll", {"expression": "2d6+3"}, True
         if command == "/encounter status":
@@ -296,16 +298,16 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
             fray_table.actors = await turn_holders(db.engine)
             report.encounters = await store_more_encounters(db.engine, options.encounters)
             say(f"{report.encounters:,} encounters stored; warming up")
-            makers = {FLOOR: request_maker(tables[FLOOR], FLOOR)}
+            makers = {c: request_maker(tables[FLOOR], c) for c in REFERENCES}
             makers |= {c: request_maker(fray_table, c) for c in options.commands}
             for command, make in makers.items():
-                bot = floor if command == FLOOR else fray
+                bot = floor if command in REFERENCES else fray
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)
             report.rss_idle = fray.memory()[0]
             for rep in range(1, options.repetitions + 1):
                 for conc in options.concurrencies:
                     for command, make in makers.items():
-                        bot = floor if command == FLOOR else fray
+                        bot = floor if command in REFERENCES else fray
                         phase = await run_phase(bot, make, command, conc, options.requests_at(conc), rep)
                         report.phases.append(phase)
                         say(

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from bot.bench.options import FRAY_COMMANDS, Options
-from bot.bench.report import FLOOR, table
+from bot.bench.report import REFERENCES, table
 from bot.bench.run import bench
 from tests.bench.postgres import bench_databases
 from tests.databases import ON_POSTGRES, SERVER_URL
@@ -31,7 +31,7 @@ async def test_a_small_benchmark_measures_every_phase(tmp_path: Path) -> None:
     before = await bench_databases() if ON_POSTGRES else set()
     report = await bench(options, say=lambda _: None)
     measured = {(p.command, p.concurrency) for p in report.phases}
-    assert measured == {(c, n) for c in (FLOOR, *FRAY_COMMANDS) for n in (1, 5)}
+    assert measured == {(c, n) for c in (*REFERENCES, *FRAY_COMMANDS) for n in (1, 5)}
     for phase in report.phases:
         assert phase.failed == 0 and phase.refused == 0, phase
         assert phase.requests == options.requests[phase.concurrency] and phase.cpu > 0
