@@ -17,19 +17,19 @@ when someone else saved in between; nothing is saved), the typed columns project
 checked too), one ``EventLog`` row (events, dice, and an ``undo`` snapshot of the encounter exactly as
 loaded) → commit. Any exception inside the block rolls everything back.
 
-Reads (``load_encounter``) take no lock. ``start_encounter`` is the same path with ``opening=name``: the new
+Reads (``bot.encounter_reads.load_encounter``) take no lock; what a member typed is checked by
+``bot.typed_input``, and what a change left is a ``bot.encounter_results.EncounterResult``. ``start_encounter`` is the same path with ``opening=name``: the new
 row is inserted in the transaction, then saved and logged like any change (its log row has no undo: undo
 stops there); ``undo`` restores the snapshot of the oldest of the last N changes.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import func, insert, select, update
@@ -37,26 +37,22 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import encounter_rows, instances, lean, reminders, sheet_sync, undo_record
+from bot.encounter_reads import OPEN, EncounterBot, channel_view, open_encounter
+from bot.encounter_results import EncounterResult, infos
 from bot.encounter_rows import CombatantRow, GrappleRow
+from bot.errors import BadName as BadName  # the cogs and tests catch it from here
 from bot.errors import (
-    AmbiguousCombatant,
     DuplicateCombatant,
     EncounterOpen,
-    MalformedName,
-    NamedThing,
     NoEncounter,
     NoSystem,
     NotRunning,
-    OutOfRange,
     StaleChannel,
     StaleEncounter,
     UndoRefused,
-    UnknownCombatant,
 )
-from bot.errors import BadName as BadName  # the cogs and tests catch it from here
 from bot.models import (
     ChannelConfig,
-    Character,
     Combatant,
     Encounter,
     EventLog,
@@ -64,12 +60,10 @@ from bot.models import (
     PartyInstance,
     UTCDateTime,
 )
-from bot.parsed_states import ParsedStates, parsed_states
-from bot.plain_rows import channel_rows
+from bot.parsed_states import parsed_states
 from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
-    Store,
     Where,
     channel_key,
     compare_and_set,
@@ -78,14 +72,13 @@ from bot.store import (
     view_of,
     write_turn,
 )
-from rules.dice import DiceSource, QueuedDice
+from bot.typed_input import check_name, check_range, resolve
+from rules.dice import QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import RulesError
 from rules.events import Event, Outcome, dice_of
 from rules.systems.registry import get_system
 
-OPEN = ("setup", "running")
-MAX_NAME = 64
 MAX_UNDO = 20
 START_COMMAND = "encounter start"
 UNDO_COMMAND = "gm undo"
@@ -94,58 +87,6 @@ EVENT_LOG = EventLog.__table__  # type: ignore[attr-defined]
 LOG_INSERT = insert(EVENT_LOG).values(
     {c.name: sa.bindparam(c.name) for c in EVENT_LOG.columns if c.name != "id"}
 )
-
-
-class EncounterBot(Protocol):
-    """What the change path needs from the bot (a ``Fray``, or a stand-in in store tests)."""
-
-    store: Store
-    clock: Callable[[], datetime]
-
-    def dice_source(self) -> DiceSource: ...
-
-
-# --- names ----------------------------------------------------------------------------------------------
-
-
-def check_name(name: str, *, what: NamedThing = "name") -> str:
-    """A name (of a combatant, an encounter or a side), trimmed: 1..64 characters, no control characters."""
-    raw = name or ""
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in raw):
-        raise MalformedName("control", what)
-    cleaned = " ".join(raw.split())
-    if not cleaned:
-        raise MalformedName("empty", what)
-    if len(cleaned) > MAX_NAME:
-        raise MalformedName("too_long", what, len(cleaned), MAX_NAME)
-    return cleaned
-
-
-def check_range(option: str, value: int, low: int, high: int) -> int:
-    if not low <= value <= high:
-        raise OutOfRange(option, low, high, value)
-    return value
-
-
-def resolve(rows: Sequence[CombatantRow], typed: str) -> CombatantRow:
-    """The combatant ``typed`` names: an exact (case-insensitive) name wins, else a single partial match."""
-    key = " ".join((typed or "").split()).casefold()
-    names = [r.name for r in rows]
-    if not key:
-        raise UnknownCombatant(typed, names)
-    exact = [r for r in rows if r.name.casefold() == key]
-    if exact:
-        return exact[0]
-    if key.isdecimal():  # an id, as buttons and some events carry
-        by_id = [r for r in rows if str(r.id) == key]
-        if by_id:
-            return by_id[0]
-    partial = [r for r in rows if key in r.name.casefold()]
-    if len(partial) == 1:
-        return partial[0]
-    if partial:
-        raise AmbiguousCombatant(typed, [r.name for r in partial])
-    raise UnknownCombatant(typed, names)
 
 
 # --- snapshots (undo) -----------------------------------------------------------------------------------
@@ -183,149 +124,6 @@ def snapshot(
     }
 
 
-# --- results --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class CombatantInfo:
-    id: int
-    name: str
-    owner_id: int | None
-    is_pc: bool
-    character_id: int | None
-
-    @property
-    def key(self) -> str:
-        return str(self.id)
-
-
-@dataclass(frozen=True)
-class EncounterResult:
-    """What a change left behind (for the reply, sent after the commit)."""
-
-    encounter_id: int
-    name: str
-    system: str
-    status: str
-    started_by: int
-    tracker: TrackerView
-    turn: TurnStatus
-    turn_changed: bool
-    events: tuple[Event, ...]  # as the rules returned them (the log row stores their to_dict())
-    summary: str
-    combatants: tuple[CombatantInfo, ...]
-    extra: dict[str, Any] = field(default_factory=dict)
-    version: int = 0  # of the encounter as this change left it
-    tracker_message_id: int | None = None  # the live tracker as the change found it
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {c.key: c.name for c in self.combatants}
-
-    def info(self, cid: str) -> CombatantInfo | None:
-        return next((c for c in self.combatants if c.key == cid), None)
-
-
-def _infos(rows: Sequence[CombatantRow]) -> tuple[CombatantInfo, ...]:
-    return tuple(
-        CombatantInfo(r.id or 0, r.name, r.owner_id, r.is_pc, r.character_id)
-        for r in sorted(rows, key=lambda r: r.entry)
-    )
-
-
-# --- reading (no lock) ----------------------------------------------------------------------------------
-
-
-async def _channel_view(session: AsyncSession, where: Where) -> tuple[ChannelConfig | None, ChannelView]:
-    own, parent = await channel_rows(session, where.channel_id, where.parent_id)
-    return own, view_of(own, parent)
-
-
-async def _open_encounter(session: AsyncSession, channel_id: int) -> Encounter | None:
-    found = await session.exec(
-        select(Encounter).where(Encounter.channel_id == channel_id, Encounter.status.in_(OPEN))  # type: ignore[attr-defined]
-    )
-    return found.scalars().first()  # type: ignore[attr-defined]
-
-
-@dataclass
-class EncounterRead:
-    """An encounter as stored, for status, autocomplete and permission checks. Not for changing it."""
-
-    encounter: Encounter
-    combatants: list[CombatantRow]
-    grapples: list[GrappleRow]
-    house_raw: dict[str, Any]
-    _state: Any = None
-    states: ParsedStates | None = None
-
-    @property
-    def system(self) -> System:
-        return get_system(self.encounter.system)
-
-    @property
-    def state(self) -> Any:
-        if self._state is None:
-            enc = self.encounter
-            states = self.states or ParsedStates(1)
-            self._state = states.get(self.system, enc.id or 0, enc.version, enc.state)
-        return self._state
-
-    def tracker(self) -> TrackerView:
-        return self.system.tracker(self.state)
-
-    def turn(self) -> TurnStatus:
-        return self.system.turn(self.state)
-
-    def combatant(self, typed: str) -> CombatantRow:
-        return resolve(self.combatants, typed)
-
-    @property
-    def names(self) -> dict[str, str]:
-        return {str(c.id): c.name for c in self.combatants}
-
-    def infos(self) -> tuple[CombatantInfo, ...]:
-        return _infos(self.combatants)
-
-
-async def _latest_encounter(session: AsyncSession, channel_id: int) -> Encounter | None:
-    found = await session.exec(
-        select(Encounter)
-        .where(Encounter.channel_id == channel_id)
-        .order_by(Encounter.id.desc())  # type: ignore[union-attr]
-        .limit(1)
-    )
-    return found.scalars().first()  # type: ignore[attr-defined]
-
-
-async def load_encounter(
-    bot: EncounterBot, where: Where | None = None, *, encounter_id: int | None = None, latest: bool = False
-) -> EncounterRead | None:
-    """The open encounter of ``where`` (``latest``: else the last ended one there; ``encounter_id``: that one,
-    ended or not), read without the lock."""
-    async with bot.store.sessions() as session:
-        view: ChannelView | None = None
-        if encounter_id is not None:
-            encounter = await encounter_rows.encounter_by_id(session, encounter_id)
-        else:
-            assert where is not None
-            read = await encounter_rows.read_for_change(session, where.channel_id, where.parent_id, OPEN)
-            encounter = read.encounter if read is not None else None
-            if read is not None:
-                view = view_of(read.own, read.parent)
-            elif latest:
-                encounter = await _latest_encounter(session, where.channel_id)
-        if encounter is None:
-            return None
-        combatants, grapples = await encounter_rows.rows_of(
-            session, parsed_states(bot.store).rows, encounter.id or 0, encounter.version
-        )
-        if view is None and where is not None:
-            _, view = await _channel_view(session, where)
-        house_raw = dict(view.rules_for(encounter.system)) if view is not None else {}
-        return EncounterRead(encounter, combatants, grapples, house_raw, states=parsed_states(bot.store))
-
-
 async def set_tracker_message(
     bot: EncounterBot, channel_id: int, encounter_id: int, message_id: int | None, replacing: int | None
 ) -> bool:
@@ -339,51 +137,6 @@ async def set_tracker_message(
             {"tracker_message_id": replacing},
             {"tracker_message_id": message_id},
         )
-
-
-async def running_encounter_starter(bot: EncounterBot, channel_id: int) -> int | None:
-    """Who started the running encounter of a channel (one indexed lookup; for the GM rule)."""
-    async with bot.store.sessions() as session:
-        found = await session.exec(
-            select(Encounter.started_by).where(
-                Encounter.channel_id == channel_id,  # type: ignore[arg-type]
-                Encounter.status == "running",  # type: ignore[arg-type]
-            )
-        )
-        return found.scalars().first()  # type: ignore[attr-defined]
-
-
-async def log_rows(bot: EncounterBot, encounter_id: int, count: int) -> tuple[list[dict[str, Any]], int]:
-    """The last ``count`` log rows (newest first) as plain dicts, and how many rows there are in all."""
-    async with bot.store.sessions() as session:
-        rows = (
-            (
-                await session.exec(
-                    select(EventLog)
-                    .where(EventLog.encounter_id == encounter_id)
-                    .order_by(EventLog.seq.desc())  # type: ignore[attr-defined]
-                    .limit(count)
-                )
-            )
-            .scalars()  # type: ignore[attr-defined]
-            .all()
-        )
-        total = (
-            await session.exec(select(func.count()).where(EventLog.encounter_id == encounter_id))  # type: ignore[call-overload]
-        ).scalar_one()  # type: ignore[attr-defined]
-        plain = [
-            {
-                "seq": r.seq,
-                "actor_id": r.actor_id,
-                "command": r.command,
-                "summary": r.summary,
-                "events": r.events,
-                "dice": r.dice,
-                "undone": r.undone,
-            }
-            for r in rows
-        ]
-        return plain, int(total)
 
 
 # --- the change path ------------------------------------------------------------------------------------
@@ -763,7 +516,7 @@ class EncounterEdit:
             turn_changed=turn_key_after != self.encounter.turn_key,
             events=tuple(self.events),
             summary=self.summary or self.command,
-            combatants=_infos(self.combatants),
+            combatants=infos(self.combatants),
             extra=dict(self.extra),
             version=self.loaded_version + 1,
             tracker_message_id=self.encounter.tracker_message_id,
@@ -776,7 +529,7 @@ async def _open_new(
     """Insert a new encounter in setup (version 0; the change's save makes it 1)."""
     if not view.system:
         raise NoSystem()
-    existing = await _open_encounter(session, where.channel_id)
+    existing = await open_encounter(session, where.channel_id)
     if existing is not None:
         raise EncounterOpen(existing.name)
     system = get_system(view.system)
@@ -825,7 +578,7 @@ async def edit_encounter(
             system = get_system(encounter.system)
             instance = _instance_of(read.instances, where, view, system)
         else:
-            config, view = await _channel_view(session, where)
+            config, view = await channel_view(session, where)
             encounter = await _open_new(session, bot, where, actor_id, opening, view)
             combatants, grapples, before = [], [], None
             system = get_system(encounter.system)
@@ -986,19 +739,3 @@ async def skip_turn(
     except RulesError:
         return None
     return edit.result
-
-
-async def characters_of(bot: EncounterBot, guild_id: int, owner_id: int) -> list[Character]:
-    async with bot.store.sessions() as session:
-        rows = (
-            (
-                await session.exec(
-                    select(Character)
-                    .where(Character.guild_id == guild_id, Character.owner_id == owner_id)
-                    .order_by(Character.name_key)  # type: ignore[arg-type]
-                )
-            )
-            .scalars()  # type: ignore[attr-defined]
-            .all()
-        )
-        return list(rows)

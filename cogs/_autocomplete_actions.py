@@ -16,7 +16,8 @@ import discord
 from discord import app_commands
 
 from bot.characters import CharacterBook
-from bot.encounters import EncounterRead, load_encounter, resolve
+from bot.encounter_reads import EncounterRead, load_encounter
+from bot.typed_input import resolve
 from cogs._autocomplete_encounters import choose
 from cogs._checks import is_gm
 from cogs._checks import where as where_of

@@ -1,5 +1,5 @@
 """Autocomplete for the encounter commands: answers from this channel's encounter through the read path
-(``bot.encounters.load_encounter``, no lock), filtered by what was typed (case-insensitive substring), at
+(``bot.encounter_reads.load_encounter``, no lock), filtered by what was typed (case-insensitive substring), at
 most 25, and never raising (any problem answers ``[]``).
 """
 
@@ -12,8 +12,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.encounters import EncounterBot, characters_of, load_encounter, resolve
+from bot.encounter_reads import EncounterBot, characters_of, load_encounter
 from bot.store import Where
+from bot.typed_input import resolve
 from cogs._checks import where as where_of
 from rules.errors import RulesError
 from rules.systems.registry import get_system

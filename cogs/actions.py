@@ -33,16 +33,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.characters import CharacterBook
+from bot.encounter_reads import load_encounter
+from bot.encounter_results import EncounterResult
 from bot.encounter_rows import CombatantRow
-from bot.encounters import (
-    EncounterEdit,
-    EncounterResult,
-    NoEncounter,
-    check_range,
-    edit_encounter,
-    load_encounter,
-)
+from bot.encounters import EncounterEdit, NoEncounter, edit_encounter
 from bot.errors import BotError, NoSystem
+from bot.typed_input import check_range
 from cogs import _autocomplete_actions as ac
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where

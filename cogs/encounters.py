@@ -22,23 +22,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import instances
+from bot.encounter_reads import characters_of, load_encounter, log_rows, running_encounter_starter
+from bot.encounter_results import EncounterResult
 from bot.encounter_rows import CombatantRow
-from bot.encounters import (
-    BadName,
-    EncounterEdit,
-    EncounterResult,
-    NoEncounter,
-    characters_of,
-    check_name,
-    check_range,
-    edit_encounter,
-    load_encounter,
-    log_rows,
-    running_encounter_starter,
-    start_encounter,
-)
+from bot.encounters import BadName, EncounterEdit, NoEncounter, edit_encounter, start_encounter
 from bot.errors import BotError, NoInstances
 from bot.models import Character
+from bot.typed_input import check_name, check_range
 from cogs._autocomplete_encounters import ac_character, ac_combatant, ac_side, ac_template
 from cogs._checks import gm_only, is_gm, where
 from cogs._turn_buttons import extra_buttons

@@ -13,7 +13,8 @@ import discord
 from discord import app_commands
 
 from bot import encounters, instances
-from bot.encounters import check_range, edit_encounter
+from bot.encounters import edit_encounter
+from bot.typed_input import check_range
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location, ac_wound
 from cogs._checks import where
 from cogs.encounters import announce_turn, reply_change

@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.channel_rules import rules_here
-from bot.encounters import EncounterRead, load_encounter
+from bot.encounter_reads import EncounterRead, load_encounter
 from bot.errors import NoSystem
 from cogs._checks import where
 from cogs.errors import NO_MENTIONS

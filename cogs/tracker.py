@@ -16,7 +16,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.encounters import EncounterRead, EncounterResult, load_encounter, set_tracker_message
+from bot.encounter_reads import EncounterRead, load_encounter
+from bot.encounter_results import EncounterResult
+from bot.encounters import set_tracker_message
 from cogs.errors import NO_MENTIONS
 from cogs.text import encounters as text
 from rules.encounter import TrackerView, TurnStatus

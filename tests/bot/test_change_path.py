@@ -16,7 +16,8 @@ from sqlalchemy import func, select, update
 from bot import characters
 from bot.characters import CharacterBook, StaleCharacter
 from bot.db import create_engine, migrate, session_factory
-from bot.encounters import EncounterOpen, StaleEncounter, edit_encounter, load_encounter, start_encounter
+from bot.encounter_reads import load_encounter
+from bot.encounters import EncounterOpen, StaleEncounter, edit_encounter, start_encounter
 from bot.errors import Stale
 from bot.models import ChannelConfig, Character, Encounter, EventLog, ReminderConfig
 from bot.reminders import StaleReminderSettings, save_policy

@@ -14,6 +14,7 @@ from sqlalchemy import func, select, update
 
 from bot import undo_record
 from bot.db import create_engine, migrate, session_factory
+from bot.encounter_reads import load_encounter
 from bot.encounters import (
     BadName,
     EncounterOpen,
@@ -21,7 +22,6 @@ from bot.encounters import (
     StaleEncounter,
     UndoRefused,
     edit_encounter,
-    load_encounter,
     snapshot,
     start_encounter,
     undo,

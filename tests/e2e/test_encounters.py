@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.encounters import load_encounter, snapshot
+from bot.encounter_reads import load_encounter
+from bot.encounters import snapshot
 from bot.models import Character, Combatant, Encounter, Grapple
 from bot.playground.loopback import FakeMember, FakeMessage, InteractionResult
 from bot.store import Where

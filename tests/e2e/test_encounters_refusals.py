@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bot.encounters import load_encounter
+from bot.encounter_reads import load_encounter
 from bot.store import Where
 from cogs._autocomplete_encounters import combatant_choices
 from rules.dice import RandomDice

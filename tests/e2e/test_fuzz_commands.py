@@ -42,7 +42,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.encounters import load_encounter
+from bot.encounter_reads import load_encounter
 from bot.models import Character
 from bot.playground.loopback import FakeMember
 from cogs import errors as bot_tree
