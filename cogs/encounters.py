@@ -147,8 +147,7 @@ def turn_message(result: EncounterResult) -> Announcement | None:
     view = turn_view(result.encounter_id, turn.key[:64])
     for item in extra_buttons(result, turn.key[:64]):
         view.add_item(item)
-    passed = text.turn_announcement(turn, name, owner, happened)
-    return Announcement(content, view, mentions_for(owner), passed)
+    return Announcement(content, view, mentions_for(owner), text.passed_announcement(content))
 
 
 async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:
@@ -209,15 +208,56 @@ async def _retire_previous(
     """The encounter's previous announcement loses its End turn button and its hint (its turn has passed)."""
     keeper = keeper_of(bot)
     if keeper is not None and sent is not None:
+        looking_back = keeper.look_back(result.encounter_id)
         passed = {"content": message.passed, "view": retired_view(result)}
-        await _retire(bot, keeper.announced(result.encounter_id, channel_id, sent.id, passed))
+        old = keeper.announced(result.encounter_id, channel_id, sent.id, passed)
+        if looking_back:
+            old += await _from_before_start(bot, channel_id, result.encounter_id, sent.id, old)
+        await _retire(bot, old)
 
 
-async def retire_last_announcement(bot: Any, encounter_id: int) -> None:
+async def retire_last_announcement(bot: Any, encounter_id: int, channel_id: int) -> None:
     """The fight is over: its last announcement loses its End turn button too."""
     keeper = keeper_of(bot)
     if keeper is not None:
-        await _retire(bot, keeper.last_announced(encounter_id))
+        looking_back = keeper.look_back(encounter_id)
+        old = keeper.last_announced(encounter_id)
+        if looking_back:
+            old += await _from_before_start(bot, channel_id, encounter_id, None, old)
+        await _retire(bot, old)
+
+
+LOOK_BACK = 50  # messages searched for End turn buttons posted before this process started
+
+
+async def _from_before_start(
+    bot: Any, channel_id: int, encounter_id: int, newest: int | None, known: Sequence[tuple[int, int, Any]]
+) -> list[tuple[int, int, dict[str, Any]]]:
+    """Fray's messages with this encounter's End turn button among the channel's last ``LOOK_BACK``: posted
+    before this process started (a restart), so not remembered. Best effort, once per encounter."""
+    prefix = f"fray:end-turn:{encounter_id}:"
+    skip = {message_id for _, message_id, _ in known}
+    found: list[tuple[int, int, dict[str, Any]]] = []
+    try:
+        channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id)
+        before = discord.Object(newest) if newest is not None else None
+        async for old in channel.history(limit=LOOK_BACK, before=before):
+            if old.author.id != bot.user.id or old.id in skip:
+                continue
+            ids = [
+                getattr(c, "custom_id", None) or ""
+                for row in old.components
+                for c in getattr(row, "children", ())
+            ]
+            if not any(i.startswith(prefix) for i in ids):
+                continue
+            passed: dict[str, Any] = {"view": turn_view(encounter_id, None, end_turn=False)}
+            if old.content.startswith("🔔"):
+                passed["content"] = text.passed_announcement(old.content)
+            found.append((channel_id, old.id, passed))
+    except discord.HTTPException:
+        log.warning("could not look for old End turn buttons in channel %s", channel_id, exc_info=True)
+    return found
 
 
 def reminder_sent(bot: Any, encounter_id: int, channel_id: int, message_id: int) -> None:
@@ -686,7 +726,7 @@ class Encounters(
         await interaction.response.send_message(
             text.ended(name, edit.result.tracker, total), allowed_mentions=NO_MENTIONS
         )
-        await retire_last_announcement(self.bot, edit.result.encounter_id)
+        await retire_last_announcement(self.bot, edit.result.encounter_id, where(interaction).channel_id)
         await refresh_tracker(
             self.bot,
             where(interaction).channel_id,

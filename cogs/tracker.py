@@ -43,10 +43,11 @@ class LiveTrackers(commands.Cog):
         self._running: set[int] = set()  # encounter ids with a refresh in progress
         self._again: set[int] = set()  # … and asked again meanwhile
         self._below: dict[int, tuple[int, int]] = {}  # channel id → (tracker message id, messages after it)
-        # encounter id → (channel id, message id, its buttons once its turn has passed) of its latest turn
-        # announcement, which the next one edits down (in memory: after a restart the old button stays, and
-        # a click on it is refused)
+        # encounter id → (channel id, message id, what it shows once its turn has passed) of its latest turn
+        # announcement, which the next one edits down (in memory: after a restart the next announcement
+        # looks back through the channel for those posted before, ``look_back``)
         self._announced: dict[int, tuple[int, int, Any]] = {}
+        self._looked_back: set[int] = set()  # encounter ids whose channel was searched since the start
         # encounter id → the reminders sent for its current turn (each with End turn), same form
         self._reminded: dict[int, list[tuple[int, int, Any]]] = {}
         self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
@@ -120,6 +121,14 @@ class LiveTrackers(commands.Cog):
         if shot is not None and known is not None:
             shot = dataclasses.replace(shot, tracker_message_id=known)
         return shot
+
+    def look_back(self, encounter_id: int) -> bool:
+        """Whether the encounter's older announcements are still to be looked for in its channel: true
+        once per encounter when this process remembers none of them (it started after they were posted)."""
+        if encounter_id in self._looked_back:
+            return False
+        self._looked_back.add(encounter_id)
+        return encounter_id not in self._announced and encounter_id not in self._reminded
 
     def last_announced(self, encounter_id: int) -> list[tuple[int, int, Any]]:
         """The encounter's latest announcement and reminders, forgotten (its fight is over: none comes after

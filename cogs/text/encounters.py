@@ -328,21 +328,33 @@ def turn_announcement(
     return fit("\n".join(lines))
 
 
+HINT_LAST_GASP = "🕯️ In Last Gasp the only thing to do is the Death Save: press **Death Save** below."
+HINT_DECLARE_THEN_LOCK = (
+    "Now: `/attack target:` (and `/defend stance:` …) plan the turn; `/lockin` resolves it and "
+    "ends the turn (one action: add `lock:true`)."
+)
+HINT_TIMELINE = (
+    "Now: `/attack target:` declares an attack that lands after its speed, `/defend stance:` "
+    "sets your defense, `/turn end` waits one segment."
+)
+HINT_PLAIN = "Now: `/attack target:` strikes, `/move` moves, `/turn end` ends the turn."
+TURN_HINTS = frozenset({HINT_LAST_GASP, HINT_DECLARE_THEN_LOCK, HINT_TIMELINE, HINT_PLAIN})
+
+
 def turn_choices(traits: Traits, *, last_gasp: bool) -> str:
     """The two or three commands that apply on a turn, with their key option (from the system's traits)."""
     if last_gasp:
-        return "🕯️ In Last Gasp the only thing to do is the Death Save: press **Death Save** below."
+        return HINT_LAST_GASP
     if traits.declares_then_locks:
-        return (
-            "Now: `/attack target:` (and `/defend stance:` …) plan the turn; `/lockin` resolves it and "
-            "ends the turn (one action: add `lock:true`)."
-        )
+        return HINT_DECLARE_THEN_LOCK
     if traits.segment_timeline:
-        return (
-            "Now: `/attack target:` declares an attack that lands after its speed, `/defend stance:` "
-            "sets your defense, `/turn end` waits one segment."
-        )
-    return "Now: `/attack target:` strikes, `/move` moves, `/turn end` ends the turn."
+        return HINT_TIMELINE
+    return HINT_PLAIN
+
+
+def passed_announcement(content: str) -> str:
+    """A turn announcement as it reads once its turn has passed: without the line saying what to do now."""
+    return "\n".join(line for line in content.split("\n") if line not in TURN_HINTS)
 
 
 # --- the tracker ----------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """An old turn announcement stops offering its End turn button and its "Now: …" hint: each new announcement
 of an encounter (after a command, or the reminder loop's skip) edits the one before it down to its Status
-button and its news, once."""
+button and its news, once. After a restart, the first announcement of an encounter looks back through the
+channel for those posted before it."""
 
 from __future__ import annotations
 
@@ -97,3 +98,29 @@ async def test_a_reminders_end_turn_goes_once_its_turn_has_passed(fray: Harness)
     await fray.fd.flush()
     assert not ends(reminder) and any(c.startswith("fray:status:") for c in reminder.custom_ids)
     assert [m.id for m in announcements(fray) if ends(m)] == [announcements(fray)[-1].id]
+
+
+async def test_after_a_restart_the_next_announcement_retires_the_ones_from_before(fray: Harness) -> None:
+    first = await wolves_at_the_ford(fray, 3)
+    second = announcement(await ok(fray, fray.gm, "gm next"))
+    edited_before = len(first.history)
+    await fray.restart()  # the new process remembers no announcement
+    third = announcement(await ok(fray, fray.gm, "gm next"))
+    await fray.fd.flush()
+    assert [m.id for m in announcements(fray) if ends(m)] == [third.id]
+    assert "Now:" not in second.content and "Wolf" in second.content and "Now:" in third.content
+    assert any(c.startswith("fray:status:") for c in second.custom_ids)
+    assert len(first.history) == edited_before  # already passed: not edited again
+    fourth = announcement(await ok(fray, fray.gm, "gm next"))  # remembered again: one edit, no search
+    await fray.fd.flush()
+    assert [m.id for m in announcements(fray) if ends(m)] == [fourth.id] and len(second.history) == 1
+
+
+async def test_ending_the_encounter_after_a_restart_retires_its_last_announcement(fray: Harness) -> None:
+    await wolves_at_the_ford(fray, 2)
+    latest = announcement(await ok(fray, fray.gm, "gm next"))
+    await fray.restart()
+    await ok(fray, fray.gm, "encounter end")
+    await fray.fd.flush()
+    assert [m.id for m in announcements(fray) if ends(m)] == []
+    assert "Now:" not in latest.content and "Wolf" in latest.content

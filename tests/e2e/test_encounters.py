@@ -5,6 +5,8 @@ whose adapter exists.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 
 import pytest
@@ -78,6 +80,12 @@ def announcement(r: InteractionResult) -> FakeMessage:
     found = [m for m in r.followups if any(c.startswith("fray:end-turn:") for c in m.custom_ids)]
     assert found, f"no turn announcement after: {r.content!r}"
     return found[-1]
+
+
+def as_first_seen(message: FakeMessage) -> FakeMessage:
+    """``message`` as a member's client still shows it when a later edit has not reached it (a stale view,
+    whose buttons can still be clicked)."""
+    return dataclasses.replace(message, components=copy.deepcopy(message.components))
 
 
 def end_turn_id(message: FakeMessage) -> str:
@@ -222,8 +230,10 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
     assert r.followups and end_turn_id(r.followups[-1])  # the turn went back: announced again
     assert without_version(await db_state(fray, read.encounter.id)) == without_version(before)
 
-    # A restart in the middle: the encounter goes on and the old button still works.
+    # A restart in the middle: the encounter goes on and the button posted before it still works; the next
+    # announcement takes it off, and a client still showing it is told its turn is over.
     old = announcement(r)
+    seen = as_first_seen(old)
     bot = await fray.restart()
     assert bot is fray.bot
     read, turn = await current(fray)
@@ -231,7 +241,9 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
     clicker = fray.player if actor.owner_id == fray.player.id else fray.gm
     r = await fray.fd.click(old, clicker, end_turn_id(old))
     assert not r.ephemeral and actor.name in r.content
-    stale = await fray.fd.click(old, clicker, end_turn_id(old))
+    await fray.fd.flush()
+    assert not any(c.startswith("fray:end-turn:") for c in old.custom_ids)
+    stale = await fray.fd.click(seen, clicker, end_turn_id(seen))
     assert stale.ephemeral and "already over" in stale.content
     shown = await fray.fd.click(old, fray.player, f"fray:status:{read.encounter.id}")
     assert shown.ephemeral and shown.embeds and "Ambush at the ford" in shown.embeds[0]["title"]

@@ -15,6 +15,7 @@ from rules.systems.registry import get_system
 from tests.e2e.conftest import Harness
 from tests.e2e.test_encounters import (
     announcement,
+    as_first_seen,
     current,
     db_state,
     end_turn_id,
@@ -98,9 +99,10 @@ async def test_refusals_change_nothing(fray: Harness) -> None:
     await refused(fray, fray.player, "encounter log", "`count` must be from 1 to 25", count=26)
     assert await db_state(fray, read.encounter.id) == mid  # not even the version moved
 
-    await fray.restart()  # a passed turn's announcement keeps its button only when the process forgot it
+    seen = as_first_seen(npc_turn)  # a client the edit taking its End turn off has not reached yet
+    await fray.restart()
     r = await ok(fray, fray.gm, "gm next")
-    stale = await fray.fd.click(npc_turn, fray.gm, end_turn_id(npc_turn))
+    stale = await fray.fd.click(seen, fray.gm, end_turn_id(seen))
     assert stale.ephemeral and "already over" in stale.content
     r = await fray.fd.invoke(fray.channel, fray.gm, "gm undo", steps=20)
     assert r.ephemeral and "can be undone" in r.content
