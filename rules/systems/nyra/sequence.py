@@ -69,9 +69,12 @@ def settle(
 
 
 def kept_sequences(combatants: tuple[NyraCombatant, ...], events: tuple[Event, ...]) -> tuple[Event, ...]:
-    """A ``SheetFieldKept`` for each Sequence rolled in ``events`` (last, after the order is announced)."""
+    """A ``SheetFieldKept`` for each Sequence rolled in ``events`` for a player's character (last, after the
+    order is announced); an NPC's is rolled again in its next fight, having no character to keep it."""
     rolled = {e.combatant: e.sequence for e in events if isinstance(e, SequenceRolled)}
-    return tuple(SheetFieldKept(c.id, "sequence", str(rolled[c.id])) for c in combatants if c.id in rolled)
+    return tuple(
+        SheetFieldKept(c.id, "sequence", str(rolled[c.id])) for c in combatants if c.id in rolled and c.is_pc
+    )
 
 
 def order_entries(combatants: tuple[NyraCombatant, ...]) -> tuple[OrderEntry, ...]:

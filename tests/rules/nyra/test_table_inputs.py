@@ -36,10 +36,11 @@ def act(state, script=(), house=HOUSE, **fields):
     return call(SYSTEM.act, state, Action(**fields), script=script, house=house)
 
 
-def fight(*entries, script=(), house=HOUSE):
+def fight(*entries, script=(), house=HOUSE, npcs=()):
     state = SYSTEM.new_state()
     for cid, s in entries:
-        state = SYSTEM.add_combatant(state, cid, s, side=cid, distance=0, is_pc=True, house=house).state
+        pc = cid not in npcs
+        state = SYSTEM.add_combatant(state, cid, s, side=cid, distance=0, is_pc=pc, house=house).state
     return call(SYSTEM.begin, state, script=script, house=house, attackers=None, surprise=0)
 
 
@@ -82,6 +83,19 @@ def test_a_missing_sequence_is_rolled_once_and_offered_to_the_sheet():
     # Next fight: nothing to roll.
     again = fight(("a", stored), ("b", sheet("B", {"Swords": 7}, 3)))
     assert "SequenceRolled" not in kinds(again) and "SheetFieldKept" not in kinds(again)
+
+
+def test_an_npcs_rolled_sequence_is_for_this_fight_only():
+    """An NPC has no character to keep its Sequence: it is rolled and used, but not offered to a sheet."""
+    out = fight(
+        ("a", sheet("A", {"Swords": 7}, None)),
+        ("n", sheet("N", {"Swords": 7}, None)),
+        script=[(10, 8), (10, 4)],
+        npcs=("n",),
+    )
+    assert [e.combatant for e in out.events if e.kind == "SequenceRolled"] == ["a", "n"]
+    assert [(e.combatant, e.value) for e in out.events if e.kind == "SheetFieldKept"] == [("a", "8")]
+    assert out.state.get("n").sheet.sequence == 4
 
 
 def test_a_late_joiner_without_sequence_keeps_the_roll_too():
