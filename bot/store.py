@@ -351,16 +351,12 @@ class Store:
         clock: Callable[[], datetime],
         *,
         before_change: Callable[[], Awaitable[None]] | None = None,
-        before_waiting: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         # Awaited holding the resource's lock, before the transaction: the cogs acknowledge the member's
         # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
-        # Awaited before waiting for a resource another change holds: the cogs acknowledge the interaction
-        # at once then, rather than when it is already a third of Discord's deadline old.
-        self.before_waiting = before_waiting
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
         self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
@@ -386,10 +382,7 @@ class Store:
 
         ``across_processes=False`` skips the advisory lock: for a writer that locks its row itself and
         must never wait for another process (the reminder claim, ``FOR UPDATE SKIP LOCKED``)."""
-        lock = self.lock(key)
-        if lock.locked() and self.before_waiting is not None:
-            await self.before_waiting()
-        async with lock:
+        async with self.lock(key):
             if self.before_change is not None:
                 await self.before_change()
             turn = _WriteTurn(self.lock(WRITER))

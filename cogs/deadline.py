@@ -9,12 +9,9 @@ the deadline after the interaction was created (waiting on the channel's lock, s
 acknowledges first (a deferred response: "thinking…", or a deferred update for a button) and the answer that
 follows fills it in. Until that answer, ``is_done()`` stays ``False``, so callers need not know.
 
-``acknowledge_before_waiting()`` is the store's ``before_waiting`` hook: a change that has to wait for another
-(the channel's lock) acknowledges at once, so a thousand changes queued in one channel are acknowledged as
-they arrive, not all together a second later. ``acknowledge_before_change()`` is the store's
-``before_change`` hook, for the change path, just before it commits: a change is made only when the member
-can still be told. An interaction that is not acknowledged yet and is no longer young is deferred first;
-when Discord refuses that (too late), ``TooLate`` is raised and nothing is saved.
+``acknowledge_before_change()`` is the store's ``before_change`` hook, for the change path, just before it commits: a change is made only when the
+member can still be told. An interaction that is not acknowledged yet and is no longer young is deferred
+first; when Discord refuses that (too late), ``TooLate`` is raised and nothing is saved.
 """
 
 from __future__ import annotations
@@ -88,14 +85,6 @@ async def acknowledge_before_change() -> None:
         return
     if not await response.acknowledge():
         raise TooLate(text.too_late())
-
-
-async def acknowledge_before_waiting() -> None:
-    """The store's ``before_waiting`` hook: the change must wait for another one (the channel's lock), so
-    the interaction is acknowledged now. When Discord refuses, ``acknowledge_before_change`` says so later."""
-    response = _current.get()
-    if response is not None and not response.acknowledged:
-        await response.acknowledge()
 
 
 async def post_in_channel(
@@ -215,4 +204,3 @@ def install(bot: Any) -> None:
 
     bot.tree.interaction_check = interaction_check
     bot.store.before_change = acknowledge_before_change
-    bot.store.before_waiting = acknowledge_before_waiting

@@ -10,7 +10,6 @@ import pytest
 from sqlalchemy import select
 
 from bot.models import EventLog
-from bot.playground.loopback.interactions import DEFERRED_CHANNEL_MESSAGE
 from bot.store import channel_key
 from cogs import deadline
 from rules.dice import RandomDice
@@ -25,28 +24,6 @@ async def _fight(fray: Harness) -> None:
     await ok(fray, fray.gm, "encounter add", name="Bandit", template="bandit", count=2, side="bandits")
     await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", side="wolves")
     await ok(fray, fray.gm, "encounter begin")
-
-
-async def test_a_change_that_must_wait_for_the_channel_is_acknowledged_at_once(
-    fray: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    await _fight(fray)
-    assert fray.bot is not None
-    monkeypatch.setattr(deadline, "DISCORD_DEADLINE", 600.0)  # no acknowledgement comes from the clock here
-    sent = len(fray.fd.interactions)
-    async with fray.bot.store.lock(channel_key(fray.channel.id)):  # another change holds the channel
-        damage = asyncio.create_task(
-            fray.fd.invoke(fray.channel, fray.gm, "gm damage", target="Bandit 1", amount=1)
-        )
-        for _ in range(500):  # until the fake has sent it (bounded)
-            if len(fray.fd.interactions) > sent:
-                break
-            await asyncio.sleep(0.01)
-        waiting = fray.fd.interactions[sent]
-        await waiting.wait_for(lambda: waiting.callback_type is not None, 5, "the acknowledgement")
-        assert waiting.callback_type == DEFERRED_CHANNEL_MESSAGE and not damage.done()
-    r = await damage
-    assert r.deferred and not r.ephemeral and "Bandit 1" in r.content
 
 
 async def test_changes_queued_behind_a_slow_one_are_deferred_then_answered(fray: Harness) -> None:
