@@ -47,8 +47,25 @@ async def open_encounter(session: AsyncSession, channel_id: int) -> Encounter | 
     return found.scalars().first()  # type: ignore[attr-defined]
 
 
+class EncounterView:
+    """What a read and a change alike answer from an encounter's state and combatant rows."""
+
+    system: System
+    state: Any
+    combatants: list[CombatantRow]
+
+    def tracker(self) -> TrackerView:
+        return self.system.tracker(self.state)
+
+    def turn(self) -> TurnStatus:
+        return self.system.turn(self.state)
+
+    def combatant(self, typed: str) -> CombatantRow:
+        return resolve(self.combatants, typed)
+
+
 @dataclass
-class EncounterRead:
+class EncounterRead(EncounterView):
     """An encounter as stored, for status, autocomplete and permission checks. Not for changing it."""
 
     encounter: Encounter
@@ -69,15 +86,6 @@ class EncounterRead:
             states = self.states or ParsedStates(1)
             self._state = states.get(self.system, enc.id or 0, enc.version, enc.state)
         return self._state
-
-    def tracker(self) -> TrackerView:
-        return self.system.tracker(self.state)
-
-    def turn(self) -> TurnStatus:
-        return self.system.turn(self.state)
-
-    def combatant(self, typed: str) -> CombatantRow:
-        return resolve(self.combatants, typed)
 
     @property
     def names(self) -> dict[str, str]:

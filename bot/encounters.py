@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import encounter_rows, instances, lean, reminders, sheet_sync, undo_record
-from bot.encounter_reads import OPEN, EncounterBot, channel_view, open_encounter
+from bot.encounter_reads import OPEN, EncounterBot, EncounterView, channel_view, open_encounter
 from bot.encounter_results import EncounterResult, infos
 from bot.encounter_rows import CombatantRow, GrappleRow
 from bot.errors import BadName as BadName  # the cogs and tests catch it from here
@@ -72,7 +72,7 @@ from bot.store import (
     view_of,
     write_turn,
 )
-from bot.typed_input import check_name, check_range, resolve
+from bot.typed_input import check_name, check_range
 from rules.dice import QueuedDice
 from rules.encounter import System, TrackerView, TurnStatus
 from rules.errors import RulesError
@@ -143,7 +143,7 @@ async def set_tracker_message(
 
 
 @dataclass
-class EncounterEdit:
+class EncounterEdit(EncounterView):
     """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here."""
 
     session: AsyncSession
@@ -194,16 +194,7 @@ class EncounterEdit:
         if self.status != "running":
             raise NotRunning()
 
-    def tracker(self) -> TrackerView:
-        return self.system.tracker(self.state)
-
-    def turn(self) -> TurnStatus:
-        return self.system.turn(self.state)
-
     # -- combatants ----------------------------------------------------------------------------------
-    def combatant(self, typed: str) -> CombatantRow:
-        return resolve(self.combatants, typed)
-
     def by_key(self, cid: str) -> CombatantRow | None:
         return next((c for c in self.combatants if str(c.id) == cid), None)
 
