@@ -1,5 +1,5 @@
 """Reading encounters, without the lock: for status, autocomplete, help and permission checks (changes go
-through ``bot.encounters``). What the change path needs from the bot is ``EncounterBot``."""
+through ``bot.encounters``). What both need from the bot is ``EncounterBot``."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ OPEN = ("setup", "running")  # an encounter in one of these is the channel's ope
 
 
 class EncounterBot(Protocol):
-    """What the change path needs from the bot (a ``Fray``, or a stand-in in store tests)."""
+    """What the reads and the change path need from the bot (a ``Fray``, or a stand-in in store tests)."""
 
     store: Store
     clock: Callable[[], datetime]
