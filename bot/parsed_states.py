@@ -25,7 +25,6 @@ class ParsedStates:
     """The newest parsed state, rows and last log number of each encounter in play (``bot.latest``)."""
 
     def __init__(self, size: int = SIZE) -> None:
-        self.size = size
         self._states: LatestByEncounter[tuple[str, Any]] = LatestByEncounter(size)  # (system, state)
         self._seqs: LatestByEncounter[int] = LatestByEncounter(size)
         self.rows = RowCache(size)  # the combatant and grapple rows of the same versions

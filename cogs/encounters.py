@@ -102,6 +102,11 @@ async def reply_change(
     await announce_turn(interaction, result)
 
 
+def end_turn_id_prefix(encounter_id: int) -> str:
+    """How an End turn button's id begins for ``encounter_id`` (its turn token follows)."""
+    return f"fray:end-turn:{encounter_id}:"
+
+
 def turn_view(encounter_id: int, turn_key: str | None, *, end_turn: bool = True) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if end_turn and turn_key is not None:
@@ -117,7 +122,10 @@ class Announcement:
     content: str
     view: discord.ui.View
     mentions: discord.AllowedMentions
-    passed: str
+
+    @property
+    def passed(self) -> str:
+        return text.passed_announcement(self.content)
 
 
 def turn_message(result: EncounterResult) -> Announcement | None:
@@ -129,9 +137,7 @@ def turn_message(result: EncounterResult) -> Announcement | None:
         if not result.tracker.begun:
             return None
         content = text.nobody_owes(turn.label)
-        return Announcement(
-            content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS, content
-        )
+        return Announcement(content, turn_view(result.encounter_id, None, end_turn=False), NO_MENTIONS)
     actor = turn.actors[0]
     info = result.info(actor)
     name = info.name if info is not None else result.names.get(actor, "someone")
@@ -147,7 +153,7 @@ def turn_message(result: EncounterResult) -> Announcement | None:
     view = turn_view(result.encounter_id, turn.key[:64])
     for item in extra_buttons(result, turn.key[:64]):
         view.add_item(item)
-    return Announcement(content, view, mentions_for(owner), text.passed_announcement(content))
+    return Announcement(content, view, mentions_for(owner))
 
 
 async def announce_turn(interaction: discord.Interaction[Any], result: EncounterResult) -> None:
@@ -235,7 +241,7 @@ async def _from_before_start(
 ) -> list[tuple[int, int, dict[str, Any]]]:
     """Fray's messages with this encounter's End turn button among the channel's last ``LOOK_BACK``: posted
     before this process started (a restart), so not remembered. Best effort, once per encounter."""
-    prefix = f"fray:end-turn:{encounter_id}:"
+    prefix = end_turn_id_prefix(encounter_id)
     skip = {message_id for _, message_id, _ in known}
     found: list[tuple[int, int, dict[str, Any]]] = []
     try:
@@ -390,7 +396,7 @@ class EndTurnButton(
                 label="End turn",
                 style=discord.ButtonStyle.primary,
                 emoji="⏭️",
-                custom_id=f"fray:end-turn:{encounter_id}:{token}",
+                custom_id=end_turn_id_prefix(encounter_id) + token,
             )
         )
         self.encounter_id = encounter_id
