@@ -41,6 +41,8 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.actions",
     "cogs.help",
 )
+# A stop waits this long (seconds) for the answers being sent; docker stop allows 10 before it kills.
+FINISH_WITHIN = 5.0
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
 
 SyncMode = Literal["auto", "force", "skip"]
@@ -96,6 +98,9 @@ class Fray(commands.AutoShardedBot):
         self._heartbeat_enabled = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._extension_names = tuple(extensions)
+        # Set when a stop begins: new interactions are refused, those being answered are waited for.
+        self.stopping = False
+        self._finishing: set[asyncio.Task[Any]] = set()
 
     # --- start ------------------------------------------------------------------------------------------
 
@@ -168,7 +173,33 @@ class Fray(commands.AutoShardedBot):
 
     # --- stop -------------------------------------------------------------------------------------------
 
+    def finish_before_closing(self, task: asyncio.Task[Any] | None) -> None:
+        """``task`` answers an interaction (or shows its outcome): a stop lets it finish, up to
+        ``FINISH_WITHIN``, before the connection to Discord closes."""
+        if task is not None and not task.done():
+            self._finishing.add(task)
+            task.add_done_callback(self._finishing.discard)
+
+    async def _finish(self) -> None:
+        # A change committed while the stop began is still told: its answer, announcement and tracker edit.
+        self.stopping = True
+        loop = asyncio.get_running_loop()
+        until = loop.time() + FINISH_WITHIN
+        while True:  # bounded by FINISH_WITHIN; an answer may leave one more task (its tracker's last edit)
+            pending = {task for task in self._finishing if task is not asyncio.current_task()}
+            if not pending:
+                return
+            if loop.time() >= until:
+                log.warning(
+                    "stopping after %.1f s with answers still under way: %d", FINISH_WITHIN, len(pending)
+                )
+                return
+            log.info("stopping: finishing the answers under way first: %d", len(pending))
+            await asyncio.wait(pending, timeout=until - loop.time())
+
     async def close(self) -> None:
+        if not self.stopping:
+            await self._finish()
         task, self._heartbeat_task = self._heartbeat_task, None
         if task is not None:
             task.cancel()

@@ -1,8 +1,8 @@
 """Every interaction answered in time: Discord rejects an initial response sent more than 3 s after the
 interaction was created ("The application did not respond"), even when the bot did the work.
 
-``install(bot)`` (by ``cogs.error_handler``) makes the tree's ``interaction_check`` call
-``keep_deadline(interaction)`` for every command (Fray's buttons do it through ``AnswersInTime``), which replaces the
+``install(bot)`` (by ``cogs.error_handler``) makes the tree's ``interaction_check`` ``admit`` every command
+(Fray's buttons do it through ``AnswersInTime``): refused while the bot stops, else ``keep_deadline``, which replaces the
 interaction's ``response`` with a :class:`DeadlineResponse`. Commands keep answering with
 ``interaction.response.send_message`` / ``edit_message`` as always; if no answer has gone out a third of
 the deadline after the interaction was created (waiting on the channel's lock, slow I/O, a busy process), it
@@ -25,6 +25,7 @@ import discord
 from discord import InteractionResponse, InteractionType
 
 from bot.errors import BotError
+from cogs.errors import report_error
 from cogs.text import errors as text
 
 log = logging.getLogger(__name__)
@@ -187,20 +188,39 @@ class DeadlineResponse(InteractionResponse):
         return None
 
 
+async def admit(interaction: discord.Interaction[Any]) -> bool:
+    """Whether ``interaction`` is handled. While the bot stops, a new command or click is refused privately
+    and changes nothing; one admitted is finished before the connection closes (``Fray.close``), so a
+    change made as the stop begins is still answered and announced. Then it answers in time."""
+    client = interaction.client
+    if interaction.type in ANSWERED_TYPES and getattr(client, "stopping", False):
+        await report_error(interaction, Stopping(text.stopping()))
+        return False
+    keep_deadline(interaction)
+    finish = getattr(client, "finish_before_closing", None)
+    if finish is not None:
+        finish(asyncio.current_task())
+    return True
+
+
+class Stopping(BotError):
+    """The bot is stopping: a new command or click is not handled."""
+
+
 class AnswersInTime:
-    """Base of Fray's buttons (before ``discord.ui.DynamicItem``): they answer in time like commands do."""
+    """Base of Fray's buttons (before ``discord.ui.DynamicItem``): they are admitted and answer in time
+    like commands."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        keep_deadline(interaction)
-        return True
+        return await admit(interaction)
 
 
 def install(bot: Any) -> None:
-    """Every command of ``bot`` answers in time, and its store acknowledges before a change when needed."""
+    """Every command of ``bot`` is admitted (``admit``) and answers in time, and its store acknowledges
+    before a change when needed."""
 
     async def interaction_check(interaction: discord.Interaction[Any], /) -> bool:
-        keep_deadline(interaction)
-        return True
+        return await admit(interaction)
 
     bot.tree.interaction_check = interaction_check
     bot.store.before_change = acknowledge_before_change

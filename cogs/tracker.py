@@ -95,7 +95,11 @@ class LiveTrackers(commands.Cog):
             if encounter_id in self._again:
                 await self.refresh(bot, channel_id, guild_id, encounter_id)
 
-        self._cooling[encounter_id] = asyncio.get_running_loop().create_task(rest())
+        task = asyncio.get_running_loop().create_task(rest())
+        self._cooling[encounter_id] = task
+        finish = getattr(bot, "finish_before_closing", None)
+        if finish is not None:  # a stop waits for the tracker's last edit
+            finish(task)
 
     async def cog_unload(self) -> None:
         for task in list(self._cooling.values()):

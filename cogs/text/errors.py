@@ -63,6 +63,10 @@ def too_late() -> str:
     return "Discord stopped waiting for this command before it could be answered, so nothing was changed. Try again."
 
 
+def stopping() -> str:
+    return "Fray is restarting, so that was not done and nothing was changed. Send it again in a minute."
+
+
 def guild_only() -> str:
     return "That only works in a server channel, not in direct messages."
 
