@@ -22,6 +22,7 @@ from cogs._checks import where
 from cogs.errors import NO_MENTIONS
 from cogs.reminders import DiscordSender
 from cogs.text import reminders as text
+from cogs.text.common import clean
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def validate(
         if then in text.THEN_TEXT:
             changes["then"] = then
         else:
-            problems.append(f"`then` must be `gm`, `skip` or `nothing`, not {text.clean(then, 20)!r}.")
+            problems.append(f"`then` must be `gm`, `skip` or `nothing`, not {clean(then, 20)!r}.")
     if off is not None:
         changes["enabled"] = not off
     if problems:

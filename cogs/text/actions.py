@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cogs.text.encounters import clean
+from cogs.text.common import clean
 from cogs.text.events import Names
 from cogs.text.messages import MAX_MESSAGES as MAX_MESSAGES
 from cogs.text.messages import split_messages as split_messages

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 import discord
-from discord.utils import escape_markdown, escape_mentions
+from discord.utils import escape_mentions
 
+from cogs.text.common import MAX_MESSAGE, clean, fit
 from rules.encounter import SheetView
 from rules.errors import FieldProblem, RulesError
 from rules.systems.registry import get_system, system_names
 
-MAX_MESSAGE = 2000
 NAME_MAX = 64
 IMPORT_MAX_KB = 256
 
@@ -32,24 +32,12 @@ EMBED_FOOTER = 2048
 EMBED_TOTAL = 6000
 
 
-def clean(text: object, limit: int = 100) -> str:
-    """Text from members or files, made safe to show: one line, no markdown, no mentions, bounded."""
-    text = " ".join(str(text).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_mentions(escape_markdown(text))
-
-
 def code(text: object, limit: int = 60) -> str:
     """Inline code for a value a member typed (backticks removed so it cannot break out)."""
     text = " ".join(str(text).replace("`", "'").split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f"`{text or ' '}`"
-
-
-def fit(text: str, limit: int = MAX_MESSAGE) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def system_title(system: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from discord.utils import escape_markdown, escape_mentions
 
 from rules.errors import RulesError
@@ -11,9 +13,16 @@ MAX_MESSAGE = 2000
 MAX_REASON = 100
 
 
-def clean(text: str, limit: int = MAX_REASON) -> str:
-    """Text from members, made safe to show: one line, no markdown, no mentions, at most ``limit``."""
-    text = " ".join(str(text).split())
+def clean(text: object, limit: int = MAX_REASON) -> str:
+    """Text from members (or files), made safe to show: one line, no markdown, no mentions, at most
+    ``limit`` characters."""
+    return _clean(str(text), limit)
+
+
+@functools.lru_cache(maxsize=4096)
+def _clean(text: str, limit: int) -> str:
+    # Kept: the same names are cleaned on every line of every tracker and reply (two regexes each).
+    text = " ".join(text.split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return escape_mentions(escape_markdown(text))

@@ -12,26 +12,16 @@ import re
 from collections.abc import Mapping, Sequence
 
 import discord
-from discord.utils import escape_markdown, escape_mentions
 
-from cogs.text.common import mention, number, system_title
+from cogs.text.common import MAX_MESSAGE, clean, mention, number, system_title
 from rules.encounter import CombatantView, TrackerView, Traits, TurnStatus
 from rules.errors import RulesError
 from rules.systems.registry import get_system
 
-MAX_MESSAGE = 2000
 MAX_DESCRIPTION = 4096
 MAX_FIELD = 1024
 MAX_EMBED_TOTAL = 6000
 MAX_FIELDS = 25
-
-
-def clean(text: str, limit: int = 100) -> str:
-    """A name or free text, safe to show: one line, no markdown, no mentions, at most ``limit`` characters."""
-    text = " ".join(str(text).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_mentions(escape_markdown(text))
 
 
 # --- replies to a change of the encounter

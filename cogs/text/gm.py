@@ -24,10 +24,9 @@ from bot.channel_rules import (
     RulesHere,
     UnknownRule,
 )
-from cogs.text.common import system_title
+from cogs.text.common import fit, system_title
 from rules.encounter import RuleInfo
 
-MAX_MESSAGE = 2000
 EMBED_FIELDS = 25
 FIELD_VALUE = 1024
 EMBED_COLOUR = 0x5865F2
@@ -49,10 +48,6 @@ def _user(text: str, limit: int = 40) -> str:
 
 def _code(values: Sequence[object]) -> str:
     return ", ".join(f"`{v}`" for v in values)
-
-
-def _fit(text: str, limit: int = MAX_MESSAGE) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _here(thread: bool) -> str:
@@ -90,7 +85,7 @@ def dice_private(change: QueueChange, kind: str, *, thread: bool) -> str:
         if change.after
         else '-# Queue physical dice with `/gm dice values:"3 4 2"`.'
     )
-    return _fit("\n".join(part for part in (head, body, tail) if part))
+    return fit("\n".join(part for part in (head, body, tail) if part))
 
 
 def dice_public(user_id: int, change: QueueChange, kind: str) -> str | None:
@@ -136,7 +131,7 @@ def _rule_field(info: RuleInfo, *, own: bool, thread: bool) -> tuple[str, str]:
     where = " (set in this thread)" if thread and own else ""
     name = f"{info.name}: {info.value}{mark}{where}"
     value = f"default `{info.default}` · allowed {_allowed(info)}\n{escape_markdown(info.help)}"
-    return name[:256], _fit(value, FIELD_VALUE)
+    return name[:256], fit(value, FIELD_VALUE)
 
 
 def _embed(title: str, description: str) -> discord.Embed:
@@ -179,7 +174,7 @@ def rule_set(change: RuleChange) -> str:
 
 
 def unknown_rule(err: UnknownRule) -> str:
-    return _fit(
+    return fit(
         f"`{_user(err.rule)}` is not a house rule of {err.system.title}. Rules: {_code(err.names)}. "
         "`/gm rules` lists them with their values."
     )
@@ -196,7 +191,7 @@ def bad_rule_value(err: BadRuleValue) -> str:
         )
     else:
         head = err.detail
-    return _fit(f"{head} Nothing changed ({reset}).")
+    return fit(f"{head} Nothing changed ({reset}).")
 
 
 def value_without_rule() -> str:
@@ -222,11 +217,11 @@ def value_choice(value: str, info: RuleInfo) -> str:
         notes.append(f"reset to {info.default}")
     if value == INHERIT_WORD:
         notes.append("follow the channel")
-    return _fit(f"{value} ({', '.join(notes)})" if notes else value, 100)
+    return fit(f"{value} ({', '.join(notes)})" if notes else value, 100)
 
 
 def rule_choice(info: RuleInfo) -> str:
-    return _fit(f"{info.name} (now {info.value})", 100)
+    return fit(f"{info.name} (now {info.value})", 100)
 
 
 # --- /gm system, /gm role ---------------------------------------------------------------------------------

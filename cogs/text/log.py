@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord.utils import escape_mentions
 
-from cogs.text.common import mention
-from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL, clean
+from cogs.text.common import clean, mention
+from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL
 
 # --- a log row's summary: what the change did, in one line (the cogs and the shell's changes are given these)
 

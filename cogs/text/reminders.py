@@ -10,11 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
-from discord.utils import escape_markdown, escape_mentions
-
 from bot.reminder_policy import ReminderPolicy, format_duration, humanize
-
-MAX_MESSAGE = 2000
+from cogs.text.common import clean, fit, mention
 
 THEN_TEXT = {
     "gm": "tell the GMs",
@@ -22,21 +19,6 @@ THEN_TEXT = {
     "nothing": "do nothing more",
 }
 SOURCE_TEXT = {"here": "", "parent": " *(from the parent channel)*", "default": " *(default)*"}
-
-
-def clean(text: str, limit: int = 100) -> str:
-    text = " ".join(str(text).split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_mentions(escape_markdown(text))
-
-
-def _fit(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 1] + "…"
-
-
-def user_mention(user_id: int) -> str:
-    return f"<@{user_id}>"
 
 
 def gm_mention(gm_role_id: int | None, started_by: int) -> str:
@@ -50,15 +32,15 @@ def gm_mention(gm_role_id: int | None, started_by: int) -> str:
 def member_reminder(
     member_id: int, name: str, encounter: str, waited: timedelta, number: int, total: int
 ) -> str:
-    return _fit(
-        f"⏰ {user_mention(member_id)}, it is still **{clean(name)}**'s turn in *{clean(encounter)}* — "
+    return fit(
+        f"⏰ {mention(member_id)}, it is still **{clean(name)}**'s turn in *{clean(encounter)}* — "
         f"waiting for {humanize(waited)}. Take your action, or press **End turn** when you are done.\n"
         f"-# Reminder {number} of {total}."
     )
 
 
 def npc_reminder(gms: str, name: str, encounter: str, waited: timedelta, number: int, total: int) -> str:
-    return _fit(
+    return fit(
         f"⏰ {gms}: it is still **{clean(name)}**'s turn (an NPC) in *{clean(encounter)}* — "
         f"waiting for {humanize(waited)}. Play it, or press **End turn**.\n-# Reminder {number} of {total}."
     )
@@ -67,16 +49,16 @@ def npc_reminder(gms: str, name: str, encounter: str, waited: timedelta, number:
 def gms_told(
     gms: str, name: str, member_id: int | None, encounter: str, waited: timedelta, reminders: int
 ) -> str:
-    who = f"**{clean(name)}**" + (f" ({user_mention(member_id)})" if member_id is not None else "")
+    who = f"**{clean(name)}**" + (f" ({mention(member_id)})" if member_id is not None else "")
     after = f" after {reminders} reminder{'' if reminders == 1 else 's'}" if reminders else ""
-    return _fit(
+    return fit(
         f"📣 {gms}: {who} has not acted in *{clean(encounter)}* for {humanize(waited)}{after}. "
         "A GM can end the turn with **End turn** or move on with `/gm next`."
     )
 
 
 def turn_skipped(name: str, waited: timedelta) -> str:
-    return _fit(f"⏭️ **{clean(name)}** did not act for {humanize(waited)}, so the turn was skipped.")
+    return fit(f"⏭️ **{clean(name)}** did not act for {humanize(waited)}, so the turn was skipped.")
 
 
 # --- /gm reminders ---------------------------------------------------------------------------------------
@@ -119,12 +101,12 @@ def settings_text(
     if thread:
         lines.append("-# This thread uses its parent channel's settings for whatever it does not set itself.")
     lines.append("-# Change them with `/gm reminders after: repeat: max: then: off:`.")
-    return _fit("\n".join(lines))
+    return fit("\n".join(lines))
 
 
 def settings_saved(policy: ReminderPolicy, sources: Mapping[str, str], *, thread: bool) -> str:
     text = settings_text(policy, sources, thread=thread, title="✅ Turn reminders saved")
-    return _fit(
+    return fit(
         text
         + (
             "\n-# A turn already waiting keeps its next reminder time; the steps after it follow these "
@@ -135,7 +117,7 @@ def settings_saved(policy: ReminderPolicy, sources: Mapping[str, str], *, thread
 
 def settings_refused(problems: Sequence[str]) -> str:
     body = "\n".join(f"- {p}" for p in problems)
-    return _fit(f"Nothing was changed:\n{body}")
+    return fit(f"Nothing was changed:\n{body}")
 
 
 def max_out_of_range(value: int, high: int) -> str:
