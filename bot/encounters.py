@@ -349,7 +349,6 @@ class EncounterEdit(EncounterView):
             name: value.isoformat() if isinstance(value, datetime) else value
             for name, value in values.items()
         }
-        written["state"] = undo_record.jsonable(written["state"])
         after = {
             "encounter": {**self.before["encounter"], **written, "version": self.loaded_version + 1},
             "combatants": [_row_dict(c) for c in self.combatants],

@@ -11,7 +11,8 @@ A patch is ``{"=": value}`` (this is the value), ``{"-": 1}`` (this key did not 
 (a dict with these keys patched), ``{"[": {index: patch}}`` (a list of the same length with these items
 patched), ``{"#": [ids, {id: patch}]}`` (a list of records with ids, in that order, these ones patched: a
 combatant in or out of the state's list) or ``{"~": [start, end, items]}`` (a list whose ``[start:end]`` was
-``items``). Everything here is plain JSON in, plain JSON out.
+``items``). Patches and snapshots are plain JSON; only the snapshot after a change may hold its state as the
+system's ``to_dict`` built it (``reverse_patch`` reads it as JSON would).
 """
 
 from __future__ import annotations
@@ -36,10 +37,18 @@ def jsonable(value: Any) -> Any:
 
 
 def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
-    """The patch that turns ``after`` back into ``before`` (``None`` when they are equal)."""
+    """The patch that turns ``after`` back into ``before`` (``None`` when they are equal as JSON).
+
+    ``before`` is plain JSON (as stored); ``after`` may be a value as code builds it (a state's
+    ``to_dict``), with tuples for lists or numbers for keys: it is compared as JSON would give it back,
+    without a round trip through JSON for the whole value (a change's state is thousands of nodes)."""
     if before == after:
         return None
     if isinstance(before, dict) and isinstance(after, dict):
+        if not all(type(key) is str for key in after):
+            after = jsonable(after)
+            if before == after:
+                return None
         ops: dict[str, Any] = {}
         for key, value in before.items():
             if key not in after:
@@ -50,8 +59,8 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
                     ops[key] = op
         for key in after.keys() - before.keys():
             ops[key] = {GONE: 1}
-        return {DICT: ops}
-    if isinstance(before, list) and isinstance(after, list):
+        return {DICT: ops} if ops else None
+    if isinstance(before, list) and isinstance(after, list | tuple):
         keyed_before, keyed_after = _by_id(before), _by_id(after)
         if keyed_before is not None and keyed_after is not None and keyed_before.keys() != keyed_after.keys():
             ops = {key: {SET: item} for key, item in keyed_before.items() if key not in keyed_after}
@@ -63,7 +72,8 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
             return {BY_ID: [list(keyed_before), ops]}
         if len(before) == len(after):
             pairs = enumerate(zip(before, after, strict=True))
-            return {LIST: {str(i): reverse_patch(b, a) for i, (b, a) in pairs if b != a}}
+            items = {str(i): op for i, (b, a) in pairs if b != a and (op := reverse_patch(b, a)) is not None}
+            return {LIST: items} if items else None
         shorter = min(len(before), len(after))
         head = 0
         while head < shorter and before[head] == after[head]:

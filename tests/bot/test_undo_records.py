@@ -38,6 +38,18 @@ def test_patches_give_the_earlier_value_back() -> None:
     assert undo_record.apply_patch(fewer, patch) == fighters and '"hp": 3' not in json.dumps(patch)
     assert undo_record.apply_patch(fighters, undo_record.reverse_patch(fewer, fighters)) == fewer
     assert undo_record.jsonable({"t": (1, (2, 3))}) == {"t": [1, [2, 3]]}
+
+
+def test_a_state_as_code_built_it_is_compared_as_json() -> None:
+    """The snapshot after a change holds the state as its ``to_dict`` gave it (tuples, number keys): what
+    JSON would store the same is no change, and a patch still gives the stored value back."""
+    stored = {"order": [1, 2], "marks": {"3": [4]}, "fighters": [{"id": "1", "hp": 3}]}
+    same = {"order": (1, 2), "marks": {3: (4,)}, "fighters": ({"id": "1", "hp": 3},)}
+    assert undo_record.reverse_patch(stored, same) is None
+    changed = {"order": (2, 1), "marks": {3: (5,)}, "fighters": ({"id": "1", "hp": 2},), "new": (1,)}
+    patch = undo_record.reverse_patch(stored, changed)
+    assert patch is not None
+    assert undo_record.apply_patch(undo_record.jsonable(changed), json.loads(json.dumps(patch))) == stored
     assert (
         undo_record.earlier({"whole": 1}, {"encounter": {}, "combatants": [], "grapples": []})["encounter"]
         == {}
