@@ -7,7 +7,7 @@ combatant whose turn it is, so the system's own refusal is shown), names become 
 is built and ``system.act`` applied; the reply is sent after the commit.
 
 - A system that resolves at once (Nyra) or declares and runs its own clock (Kaernest) answers publicly with
-  the resolution, then the turn announcement when the turn passed (``cogs.encounters.announce_turn``).
+  the resolution, then the turn announcement when the turn passed (``cogs._turn_flow.announce_turn``).
 - Where the system declares, then locks (``traits.declares_then_locks``: D6), declarations before lock-in
   are answered **ephemerally** with the plan so far (still saved and logged, so `/gm undo` covers them);
   `/lockin`, ``lock:True``, `/deathsave` and `/initiative reroll` resolve publicly. `/move leave:True`
@@ -42,8 +42,8 @@ from bot.typed_input import check_range
 from cogs import _autocomplete_actions as ac
 from cogs import _turn_buttons
 from cogs._checks import is_gm, where
+from cogs._turn_flow import announce_turn, turn_token
 from cogs.deadline import AnswersInTime
-from cogs.encounters import announce_turn, turn_token
 from cogs.errors import NO_MENTIONS, report_error
 from cogs.text import actions as text
 from cogs.text import encounters as enc_text

@@ -17,7 +17,7 @@ from bot.encounters import edit_encounter
 from bot.typed_input import check_range
 from cogs._autocomplete_encounters import ac_combatant, ac_condition, ac_field, ac_location, ac_wound
 from cogs._checks import where
-from cogs.encounters import announce_turn, reply_change
+from cogs._turn_flow import announce_turn, reply_change
 from cogs.text import encounters as text
 from cogs.text import log as log_text
 

@@ -2,7 +2,7 @@
 
 ``DiscordSender`` is the sender ``cogs.gm_reminders`` gives the reminder loop. Each claimed step is posted in its
 channel (REST only; works whether or not the channel is cached) with the encounter's own turn buttons
-(``cogs.encounters.turn_view``), pinging only whom the step is for. A ``skip`` step ends the turn through
+(``cogs._turn_flow.turn_view``), pinging only whom the step is for. A ``skip`` step ends the turn through
 ``bot.encounters.skip_turn`` and then posts the skip and announces the next turn here. A plain module, not an
 extension.
 """
@@ -16,7 +16,7 @@ import discord
 
 from bot import encounters
 from bot.reminders import DueStep
-from cogs.encounters import announce_in_channel, reminder_sent, turn_view
+from cogs._turn_flow import announce_in_channel, reminder_sent, turn_view
 from cogs.text import log as log_text
 from cogs.text import reminders as text
 

@@ -1,5 +1,5 @@
 """``/turn end as?``: the actor ends its own turn (players only for the combatants they own, on their turn; a GM
-for anyone with ``as``). The End turn button of a turn announcement runs the same flow (``cogs.encounters``).
+for anyone with ``as``). The End turn button of a turn announcement runs the same flow (``cogs._turn_flow``).
 A turn that began after the command was sent is not ended (the button carries its turn's token instead).
 """
 
@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._autocomplete_encounters import ac_combatant
-from cogs.encounters import end_turn
+from cogs._turn_flow import end_turn
 
 if TYPE_CHECKING:
     from bot.app import Fray

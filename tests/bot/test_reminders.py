@@ -29,7 +29,7 @@ from bot.reminders import (
 )
 from bot.settings import Settings
 from bot.store import Store, Where
-from cogs.encounters import turn_token, turn_view
+from cogs._turn_flow import turn_token, turn_view
 from cogs.reminders import DiscordSender, message_for
 
 H = timedelta(hours=1)

@@ -269,7 +269,7 @@ async def test_a_fight_from_start_to_end(fray: Harness, system: str) -> None:
 
 async def test_the_reminder_loop_can_skip_a_turn(fray: Harness) -> None:
     from bot.encounters import skip_turn
-    from cogs.encounters import announce_in_channel
+    from cogs._turn_flow import announce_in_channel
 
     fray.dice.current = RandomDice(2)
     await setup_gm(fray, "nyra")
