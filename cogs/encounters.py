@@ -32,7 +32,7 @@ from cogs._turn_flow import (
 from cogs.errors import NO_MENTIONS
 from cogs.text import encounters as text
 from cogs.text import log as log_text
-from cogs.tracker import refresh_tracker
+from cogs.tracker import keeper_of, refresh_tracker
 from rules.errors import NotFound
 
 if TYPE_CHECKING:
@@ -126,6 +126,9 @@ class Encounters(
             name or "Encounter",
             summary=log_text.opened_summary,
         )
+        keeper = keeper_of(self.bot)
+        if keeper is not None:
+            keeper.opened(result.encounter_id)
         await interaction.response.send_message(
             text.started(result.name, result.system, interaction.user.id), allowed_mentions=NO_MENTIONS
         )

@@ -134,6 +134,11 @@ class LiveTrackers(commands.Cog):
         self._looked_back.add(encounter_id)
         return encounter_id not in self._announced and encounter_id not in self._reminded
 
+    def opened(self, encounter_id: int) -> None:
+        """This process opened the encounter: nothing of it was announced before the process started, so
+        its first announcement searches no channel history."""
+        self._looked_back.add(encounter_id)
+
     def last_announced(self, encounter_id: int) -> list[tuple[int, int, Any]]:
         """The encounter's latest announcement and reminders, forgotten (its fight is over: none comes after
         them)."""

@@ -124,3 +124,15 @@ async def test_ending_the_encounter_after_a_restart_retires_its_last_announcemen
     await fray.fd.flush()
     assert [m.id for m in announcements(fray) if ends(m)] == []
     assert "Now:" not in latest.content and "Wolf" in latest.content
+
+
+def _history_reads(fray: Harness) -> int:
+    return sum(1 for method, path in fray.fd.requests if method == "GET" and path.endswith("/messages"))
+
+
+async def test_a_fight_opened_since_the_start_searches_no_channel_history(fray: Harness) -> None:
+    reads = _history_reads(fray)
+    first = await wolves_at_the_ford(fray, 2)
+    await ok(fray, fray.gm, "gm next")
+    await fray.fd.flush()
+    assert not ends(first) and _history_reads(fray) == reads  # retired from memory, nothing searched
