@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,9 +38,8 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_POOL_SIZE = 4
 SQLITE_POOL_OVERFLOW = 2
 PRAGMAS = (
-    "PRAGMA journal_mode=WAL",
-    "PRAGMA foreign_keys=ON",
     "PRAGMA busy_timeout=5000",
+    "PRAGMA foreign_keys=ON",
     "PRAGMA synchronous=NORMAL",
     # 1 MiB of pages a connection (SQLite's default is 2): what is read hot is a few rows per encounter in
     # play, and the operating system's cache holds the file besides.
@@ -47,13 +47,32 @@ PRAGMAS = (
 )
 
 
+WAL_TRIES = 50  # a tenth of a second apart
+WAL_PAUSE = 0.1
+
+
 def _on_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         for pragma in PRAGMAS:
             cursor.execute(pragma)
+        use_wal(cursor)
     finally:
         cursor.close()
+
+
+def use_wal(cursor: Any, pause: Callable[[float], None] = time.sleep) -> None:
+    """Write-ahead logging (the file keeps it once set). Processes opening a new file at once each switch
+    it, and SQLite refuses some of them at once, without waiting ("database is locked": its guard against
+    a deadlock); those try again, a bounded number of times. Only a new file's first connections contend."""
+    for attempt in range(WAL_TRIES):
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or attempt == WAL_TRIES - 1:
+                raise
+            pause(WAL_PAUSE)
 
 
 def _nul_to_replacement(
