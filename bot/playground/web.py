@@ -100,8 +100,8 @@ class Site:
             rec = next((r for r in reversed(self.fd.interactions) if r.id == msg.interaction_id), None)
             if rec is not None and rec.type == APPLICATION_COMMAND:
                 used = {"member": rec.member.name, "verb": "used", "command": rec.label}
-            elif rec is not None and rec.type == MESSAGE_COMPONENT and rec.message is not None:
-                button = rec.message.find_component(rec.data.get("custom_id", "")) or {}
+            elif rec is not None and rec.type == MESSAGE_COMPONENT:
+                button = rec.component or {}
                 used = {
                     "member": rec.member.name,
                     "verb": "pressed",

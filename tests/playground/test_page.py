@@ -184,6 +184,9 @@ async def test_a_first_d6_fight_in_the_browser(table: Playground, browser, scree
     assert await live.count() == 1
     await shot(page, screenshots, "07-end-turn")
     await be(page, "Ash")
+    # drawn again for Ash: each answer still says which button was pressed, though its announcement lost it
+    await page.get_by_text("Greta pressed End turn").last.wait_for(timeout=STEP)
+    assert await page.get_by_text("pressed a button").count() == 0
 
     # Status: the tracker, privately (only Ash sees it).
     await page.locator('.entry [data-custom-id^="fray:status:"]').last.click()

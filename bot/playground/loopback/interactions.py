@@ -66,6 +66,7 @@ class InteractionRecord:
         self.member: FakeMember = member
         self.data: dict[str, Any] = data
         self.message: FakeMessage | None = message  # the message a component sits on
+        self.component: dict[str, Any] | None = None  # the component clicked, as it was then
         self.label = label
         self.payload: dict[str, Any] = {}
         self.created = asyncio.get_running_loop().time()

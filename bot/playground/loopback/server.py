@@ -700,6 +700,7 @@ class FakeDiscord:
             message=msg,
             locale=locale,
         )
+        rec.component = dict(comp)  # the message may lose it later (a passed turn's End turn)
         await self._dispatch(rec)
         return await self._answer(rec, timeout)
 
