@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import signal
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -42,11 +41,6 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.actions",
     "cogs.help",
 )
-# The collector's thresholds for the bot process: a young collection every 10,000 new containers, not 700.
-# A change makes thousands of short-lived ones (freed by their reference counts; few are cycles), and
-# with the default thresholds collecting cost about 5 % of the bot's CPU under load and an occasional
-# full collection of 50-100 ms; with these, under 2 % and a full one rarely.
-COLLECTOR_THRESHOLDS = (10_000, 20, 50)
 # A stop waits this long (seconds) for the answers being sent; docker stop allows 10 before it kills.
 FINISH_WITHIN = 5.0
 ALLOWED_MENTIONS = discord.AllowedMentions(everyone=False, users=True, roles=False, replied_user=False)
@@ -217,14 +211,8 @@ class Fray(commands.AutoShardedBot):
             await self.engine.dispose()
 
 
-def tune_collector() -> None:
-    """The garbage collector set for a long-running bot process (``COLLECTOR_THRESHOLDS``)."""
-    gc.set_threshold(*COLLECTOR_THRESHOLDS)
-
-
 async def run_bot(settings: Settings, **injectables: Any) -> None:
     """Run the bot until it is closed; SIGTERM (docker stop) and SIGINT close it cleanly."""
-    tune_collector()
     bot = Fray(settings, **injectables)
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()

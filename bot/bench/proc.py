@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
         logging.basicConfig(level=logging.WARNING)
         client: discord.Client = Floor()
     else:
-        from bot.app import Fray, tune_collector
+        from bot.app import Fray
         from bot.logs import setup_logging
         from bot.settings import Settings
 
@@ -85,7 +85,6 @@ def main(argv: list[str]) -> int:
         else:
             settings = Settings.for_database(token, Path(database), guild_ready_timeout=0.05)
         setup_logging(settings.log_level, secrets=[token, settings.database_password or ""])
-        tune_collector()  # as ``run_bot`` does in production
         client = Fray(settings)
     profile = os.environ.get(PROFILE_ENV)
     profiler = cProfile.Profile() if profile and kind == "fray" else None
