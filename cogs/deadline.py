@@ -2,16 +2,17 @@
 interaction was created ("The application did not respond"), even when the bot did the work.
 
 ``install(bot)`` (by ``cogs.error_handler``) makes the tree's ``interaction_check`` ``admit`` every command
-(Fray's buttons do it through ``AnswersInTime``): refused while the bot stops, else ``keep_deadline``, which replaces the
-interaction's ``response`` with a :class:`DeadlineResponse`. Commands keep answering with
+(Fray's buttons do it through ``AnswersInTime``): refused while the bot stops, else ``keep_deadline``,
+which replaces the interaction's ``response`` with a :class:`DeadlineResponse`. Commands keep answering with
 ``interaction.response.send_message`` / ``edit_message`` as always; if no answer has gone out a third of
 the deadline after the interaction was created (waiting on the channel's lock, slow I/O, a busy process), it
 acknowledges first (a deferred response: "thinking…", or a deferred update for a button) and the answer that
 follows fills it in. Until that answer, ``is_done()`` stays ``False``, so callers need not know.
 
-``acknowledge_before_change()`` is the store's ``before_change`` hook, for the change path, just before it commits: a change is made only when the
-member can still be told. An interaction that is not acknowledged yet and is no longer young is deferred
-first; when Discord refuses that (too late), ``TooLate`` is raised and nothing is saved.
+``acknowledge_before_change()`` is the store's ``before_change`` hook, for the change path, just before it
+commits: a change is made only when the member can still be told. An interaction that is not acknowledged
+yet and is no longer young is deferred first; when Discord refuses that (too late), ``TooLate`` is raised
+and nothing is saved.
 """
 
 from __future__ import annotations
@@ -188,6 +189,10 @@ class DeadlineResponse(InteractionResponse):
         return None
 
 
+class Stopping(BotError):
+    """The bot is stopping: a new command or click is not handled."""
+
+
 async def admit(interaction: discord.Interaction[Any]) -> bool:
     """Whether ``interaction`` is handled. While the bot stops, a new command or click is refused privately
     and changes nothing; one admitted is finished before the connection closes (``Fray.close``), so a
@@ -201,10 +206,6 @@ async def admit(interaction: discord.Interaction[Any]) -> bool:
     if finish is not None:
         finish(asyncio.current_task())
     return True
-
-
-class Stopping(BotError):
-    """The bot is stopping: a new command or click is not handled."""
 
 
 class AnswersInTime:
