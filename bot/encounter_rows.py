@@ -138,11 +138,9 @@ async def delete_combatant(session: AsyncSession, combatant_id: int) -> None:
     await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # type: ignore[call-overload]
 
 
-async def write_changed(
-    session: AsyncSession, loaded: Sequence[Values], rows: Iterable[CombatantRow]
-) -> None:
-    """Write every combatant whose columns differ from how it was loaded (one executemany ``UPDATE``)."""
-    await write_turn(session)
+def combatant_writes(loaded: Sequence[Values], rows: Iterable[CombatantRow]) -> list[lean.Write]:
+    """The ``UPDATE`` of every combatant whose columns differ from how it was loaded: one executemany per set
+    of changed columns (almost always just one), none when nothing changed."""
     before = {v["id"]: v for v in loaded}
     changed: list[Values] = []
     for row in rows:
@@ -152,10 +150,11 @@ async def write_changed(
             continue
         changed.append({"row_id": now["id"], **{f"new_{k}": v for k, v in now.items() if v != was.get(k)}})
     by_columns: dict[tuple[str, ...], list[Values]] = {}
-    for values in changed:  # one statement per set of changed columns (almost always just one)
+    for values in changed:
         by_columns.setdefault(tuple(sorted(values)), []).append(values)
-    for columns, params in by_columns.items():
-        await lean.execute_many(session, _combatant_update(columns), params)
+    return [
+        lean.Write(_combatant_update(columns), params, many=True) for columns, params in by_columns.items()
+    ]
 
 
 @functools.cache

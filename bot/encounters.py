@@ -11,11 +11,12 @@
 ``Store.change(channel_key(channel))`` (the channel's lock, one transaction) → the channel's open encounter
 (setup|running), its combatant and grapple rows and the channel's effective config (system house rules;
 threads inherit; the GM dice queue) → the caller runs rules operations and ``apply``s their outcomes → on a
-clean exit: a version-checked ``UPDATE`` of the encounter (``bot.store.versioned_update``; ``StaleEncounter``
-when someone else saved in between; nothing is saved), the typed columns projected from
-``system.tracker``/``system.turn``, grapple rows replaced, the remaining dice queue saved back (version-
-checked too), one ``EventLog`` row (events, dice, and an ``undo`` snapshot of the encounter exactly as
-loaded) → commit. Any exception inside the block rolls everything back.
+clean exit: grapple rows replaced, the party instance and the remaining dice queue saved back (version-
+checked), then one batch (``bot.lean.write_all``: one hand-off to SQLite's thread) of a version-checked
+``UPDATE`` of the encounter with the typed columns projected from ``system.tracker``/``system.turn``
+(``bot.store.versioned_write``; ``StaleEncounter`` when someone else saved in between; nothing is saved),
+the combatant rows that changed, and one ``EventLog`` row (events, dice, and an ``undo`` record back to the
+encounter exactly as loaded) → commit. Any exception inside the block rolls everything back.
 
 Reads (``bot.encounter_reads.load_encounter``) take no lock; what a member typed is checked by
 ``bot.typed_input``, and what a change left is a ``bot.encounter_results.EncounterResult``. ``start_encounter`` is the same path with ``opening=name``: the new
@@ -69,6 +70,7 @@ from bot.store import (
     compare_and_set,
     insert_channel,
     versioned_update,
+    versioned_write,
     view_of,
     write_turn,
 )
@@ -442,18 +444,25 @@ class EncounterEdit(EncounterView):
             status = self._restore["encounter"]["status"]
             undo_data = None
             tracker, turn = self.tracker(), self.turn()  # of the state put back
+            writes: list[lean.Write] = []
         else:
             await sheet_sync.refresh_turn_sheets(self)  # RULES.md §4: a new turn takes the current sheet
             tracker, turn = self.tracker(), self.turn()
             values = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
-            await self._versioned_update(values)
-            await encounter_rows.write_changed(self.session, self.loaded_combatants, self.combatants)
             grapples_replaced = await self._replace_grapples(tracker)
             self.rows_saved = not grapples_replaced
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
             undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
+            # Written last, with the log row, in one batch (one hand-off on SQLite); a stale encounter still
+            # rolls everything back.
+            writes = [
+                versioned_write(
+                    Encounter, self.encounter.id, self.loaded_version, values, stale=StaleEncounter
+                ),
+                *encounter_rows.combatant_writes(self.loaded_combatants, self.combatants),
+            ]
         await self._record_instance()
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
@@ -478,22 +487,19 @@ class EncounterEdit(EncounterView):
                 )
         event_dicts = tuple(e.to_dict() for e in self.events)
         self.seq = await self._next_seq()
-        await lean.execute(
-            self.session,
-            LOG_INSERT,
-            {
-                "encounter_id": self.encounter.id or 0,
-                "seq": self.seq,
-                "actor_id": self.actor_id,
-                "command": self.command[:100],
-                "summary": self.summary or self.command,
-                "events": list(event_dicts),
-                "dice": [d.to_dict() for d in dice_of(self.events)],
-                "undo": undo_data,
-                "undone": False,
-                "created_at": self.bot.clock(),
-            },
-        )
+        log_row = {
+            "encounter_id": self.encounter.id or 0,
+            "seq": self.seq,
+            "actor_id": self.actor_id,
+            "command": self.command[:100],
+            "summary": self.summary or self.command,
+            "events": list(event_dicts),
+            "dice": [d.to_dict() for d in dice_of(self.events)],
+            "undo": undo_data,
+            "undone": False,
+            "created_at": self.bot.clock(),
+        }
+        await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)])
         await self.session.flush()  # the instance row, when this change made it
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,

@@ -171,6 +171,23 @@ async def compare_and_set(
     """``UPDATE model SET values WHERE pk = ? AND <each expected column = its value>``; whether exactly one
     row matched. The guarded write every change path ends in (``versioned_update`` guards on the version)."""
     await write_turn(session)
+    statement, params = _guarded(model, pk, expected, values)
+    return await lean.execute(session, statement, params) == 1
+
+
+def versioned_write(
+    model: type, pk: Any, loaded_version: int, values: Mapping[str, Any], *, stale: Callable[[], BotError]
+) -> lean.Write:
+    """``versioned_update`` as one write of a batch (``lean.write_all``; take ``write_turn`` first)."""
+    statement, params = _guarded(
+        model, pk, {"version": loaded_version}, {**values, "version": loaded_version + 1}
+    )
+    return lean.Write(statement, params, must_match=1, stale=stale)
+
+
+def _guarded(
+    model: type, pk: Any, expected: Mapping[str, Any], values: Mapping[str, Any]
+) -> tuple[sa.Update, dict[str, Any]]:
     table = model.__table__  # type: ignore[attr-defined]
     shape = tuple((name, value is None) for name, value in expected.items())
     statement = _guarded_update(table, _primary_key(model).name, shape, tuple(values))
@@ -179,7 +196,7 @@ async def compare_and_set(
         **{f"expected_{name}": v for name, v in expected.items() if v is not None},
         **{f"new_{name}": v for name, v in values.items()},
     }
-    return await lean.execute(session, statement, params) == 1
+    return statement, params
 
 
 @functools.cache

@@ -123,3 +123,54 @@ async def test_values_written_into_the_statement_are_sent_too(sessions) -> None:
     async with sessions() as session:
         assert await lean.select(session, statement, {"channel_id": 10}) == [{"name": "Ford"}]
         assert await lean.select(session, statement, {"channel_id": 11}) == []
+
+
+STALE_AT = (
+    sa.update(Encounter.__table__)
+    .where(  # type: ignore[attr-defined]
+        Encounter.__table__.c.id == sa.bindparam("pk"),  # type: ignore[attr-defined]
+        Encounter.__table__.c.version == sa.bindparam("was"),  # type: ignore[attr-defined]
+    )
+    .values(version=sa.bindparam("now"))
+)
+
+
+class Stale(Exception):
+    pass
+
+
+async def test_a_batch_runs_its_writes_in_order(sessions) -> None:
+    writes = [
+        lean.Write(STALE_AT, {"pk": 1, "was": 0, "now": 1}, must_match=1, stale=Stale),
+        lean.Write(INSERT, [log_values(1), log_values(2)], many=True),
+        lean.Write(STALE_AT, {"pk": 1, "was": 1, "now": 2}, must_match=1, stale=Stale),
+    ]
+    async with sessions() as session:
+        await lean.write_all(session, writes)
+        await session.commit()
+    async with sessions() as session:
+        assert (await session.get(Encounter, 1)).version == 2  # type: ignore[union-attr]
+        assert [r["seq"] for r in await lean.select(session, sa.select(LOG.c.seq), {})] == [1, 2]
+
+
+async def test_a_guarded_write_that_matches_nothing_stops_the_batch(sessions) -> None:
+    writes = [
+        lean.Write(STALE_AT, {"pk": 1, "was": 7, "now": 8}, must_match=1, stale=Stale),  # not version 7
+        lean.Write(INSERT, log_values(1)),
+    ]
+    async with sessions() as session:
+        with pytest.raises(Stale):
+            await lean.write_all(session, writes)
+        assert await lean.select(session, sa.select(LOG.c.seq), {}) == []  # in the same transaction
+
+
+async def test_a_driver_error_in_a_batch_names_its_statement(sessions) -> None:
+    writes = [
+        lean.Write(STALE_AT, {"pk": 1, "was": 0, "now": 1}, must_match=1, stale=Stale),
+        lean.Write(INSERT, log_values(1)),
+        lean.Write(INSERT, log_values(1)),  # the log's (encounter, seq) is unique
+    ]
+    async with sessions() as session:
+        with pytest.raises(IntegrityError) as raised:
+            await lean.write_all(session, writes)
+    assert "INSERT INTO event_log" in str(raised.value.statement)
