@@ -1,14 +1,15 @@
 """The hot path's statements run on the session's own driver connection, inside its transaction.
 
-SQLAlchemy's execution costs about 0.3 ms of CPU per statement on aiosqlite (a greenlet switch and several
-hand-offs to the driver's thread per statement, the compiled-cache lookup, result processing); the driver
-alone costs a tenth of that. Each statement here is compiled once per dialect; its parameters and its
+SQLAlchemy's execution costs about 0.3 ms of CPU per statement (on aiosqlite a greenlet switch and several
+hand-offs to the driver's thread per statement; the compiled-cache lookup, result processing); the driver
+alone costs a fifth of that or less. Each statement here is compiled once per dialect; its parameters and its
 results go through the column types' own processors, so the values written and read are exactly those
 SQLAlchemy would write and read (JSON, datetimes, booleans). The engine's ``before_cursor_execute``
-listeners still see every statement.
+listeners still see every statement, and may rewrite its parameters as they may SQLAlchemy's.
 
-On SQLite (aiosqlite) the statement goes straight to the driver; on any other database it runs through the
-session as before (asyncpg needs SQLAlchemy's own parameter handling).
+On SQLite (aiosqlite) the statement goes straight to the driver. On PostgreSQL (asyncpg) it does once
+SQLAlchemy has begun the transaction on the connection (a change's advisory lock begins it); before that,
+and on any other database, it runs through the session. Driver errors are raised as SQLAlchemy raises them.
 """
 
 from __future__ import annotations
@@ -78,48 +79,90 @@ def _compile(statement: Any, dialect: sa.Dialect) -> _Compiled:
 _DRIVER = "fray_lean_driver"
 
 
-async def _driver(session: AsyncSession) -> tuple[Any, Any] | None:
-    """The session's connection and its aiosqlite connection (``None`` on any other database), looked up
-    once per transaction (a transaction keeps its connection)."""
+@dataclass(frozen=True, slots=True)
+class _Driver:
+    connection: Any  # the session's AsyncConnection
+    sqlite: Any = None  # its aiosqlite connection …
+    asyncpg: Any = None  # … or its asyncpg connection
+
+
+async def _driver(session: AsyncSession) -> _Driver | None:
+    """The session's connection and its driver's (``None`` where statements run through the session),
+    looked up once per transaction (a transaction keeps its connection)."""
     kept = session.info.get(_DRIVER)
-    if kept is not None and kept[0] is session.sync_session.get_transaction():
-        return kept[1]  # type: ignore[no-any-return]
-    connection = await session.connection()
-    found = None
-    if connection.dialect.name == "sqlite":
-        found = (connection, (await connection.get_raw_connection()).driver_connection)
-    session.info[_DRIVER] = (session.sync_session.get_transaction(), found)
-    return found
+    if kept is None or kept[0] is not session.sync_session.get_transaction():
+        connection = await session.connection()
+        found = None
+        if connection.dialect.name == "sqlite":
+            found = _Driver(connection, sqlite=(await connection.get_raw_connection()).driver_connection)
+        elif connection.dialect.driver == "asyncpg":
+            found = _Driver(connection, asyncpg=(await connection.get_raw_connection()).driver_connection)
+        kept = (session.sync_session.get_transaction(), found)
+        session.info[_DRIVER] = kept
+    found = kept[1]
+    if found is not None and found.asyncpg is not None and not found.asyncpg.is_in_transaction():
+        return None  # SQLAlchemy begins it, with the statement it runs first
+    return found  # type: ignore[no-any-return]
 
 
-def _seen(connection: Any, sql: str, parameters: Any, many: bool) -> None:
+def _seen(connection: Any, sql: str, parameters: Any, many: bool) -> Any:
+    """The engine's listeners told of the statement, as SQLAlchemy tells them; the parameters they leave."""
     sync = connection.sync_connection
-    sync.dispatch.before_cursor_execute(sync, None, sql, parameters, None, many)
+    for listener in sync.dispatch.before_cursor_execute:
+        sql, parameters = listener(sync, None, sql, parameters, None, many)
+    return parameters
 
 
 @contextmanager
-def _as_sqlalchemy_raises(sql: str, parameters: Any) -> Iterator[None]:
+def _as_sqlalchemy_raises(driver: _Driver, sql: str, parameters: Any) -> Iterator[None]:
     """The driver's errors as SQLAlchemy would raise them (a unique key's ``IntegrityError``, a busy
     database's ``OperationalError``), so callers catch one kind whichever way a statement ran."""
     try:
         yield
     except sqlite3.Error as err:
         raise DBAPIError.instance(sql, parameters, err, sqlite3.Error) from err
+    except Exception as err:
+        if driver.asyncpg is None or not isinstance(err, _asyncpg_errors()):
+            raise
+        dbapi = driver.connection.dialect.loaded_dbapi
+        translated = _as_adapter_raises(dbapi, err)
+        raise DBAPIError.instance(sql, parameters, translated, dbapi.Error) from err
+
+
+def _asyncpg_errors() -> tuple[type[Exception], ...]:
+    import asyncpg
+
+    return (asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+def _as_adapter_raises(dbapi: Any, err: Exception) -> Exception:
+    """``err`` as SQLAlchemy's asyncpg adapter raises it: its DB-API error class for the asyncpg error's
+    kind (a unique key's ``IntegrityError``), by the adapter's own table."""
+    table = getattr(dbapi, "_asyncpg_error_translate", {})
+    message = err.args[0] if err.args else str(err)
+    for kind in type(err).__mro__:
+        if kind in table:
+            return table[kind](message, err)  # type: ignore[no-any-return]
+    return dbapi.Error(message)  # type: ignore[no-any-return]
 
 
 async def _prepared(
     session: AsyncSession, statement: Any, params: Any, *, many: bool = False
-) -> tuple[_Compiled, Any, Any] | None:
-    """The compiled statement, its driver parameters and the aiosqlite connection to run it on (``None``
+) -> tuple[_Compiled, Any, _Driver] | None:
+    """The compiled statement, its driver parameters and the driver connection to run it on (``None``
     where it runs through the session); the engine's listeners are told of it."""
     driver = await _driver(session)
     if driver is None:
         return None
-    connection, aio = driver
-    compiled = _compile(statement, connection.dialect)
+    compiled = _compile(statement, driver.connection.dialect)
     parameters = [compiled.parameters(p) for p in params] if many else compiled.parameters(params)
-    _seen(connection, compiled.sql, parameters, many)
-    return compiled, parameters, aio
+    return compiled, _seen(driver.connection, compiled.sql, parameters, many), driver
+
+
+def _rowcount(status: str) -> int:
+    """The rows an asyncpg command matched, from its status (``UPDATE 1``, ``INSERT 0 1``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdecimal() else -1
 
 
 async def select(
@@ -130,9 +173,12 @@ async def select(
     if prepared is None:
         result = await session.exec(statement, params=params)  # type: ignore[call-overload]
         return [dict(row) for row in result.mappings()]
-    compiled, parameters, aio = prepared
-    with _as_sqlalchemy_raises(compiled.sql, parameters):
-        found = await aio.execute_fetchall(compiled.sql, parameters)
+    compiled, parameters, driver = prepared
+    with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
+        if driver.sqlite is not None:
+            found = await driver.sqlite.execute_fetchall(compiled.sql, parameters)
+        else:
+            found = await driver.asyncpg.fetch(compiled.sql, *parameters)
     return [compiled.mapping(row) for row in found]
 
 
@@ -142,10 +188,11 @@ async def execute(session: AsyncSession, statement: Any, params: Mapping[str, An
     if prepared is None:
         result = await session.exec(statement, params=params)  # type: ignore[call-overload]
         return int(result.rowcount)
-    compiled, parameters, aio = prepared
-    with _as_sqlalchemy_raises(compiled.sql, parameters):
-        cursor = await aio.execute(compiled.sql, parameters)
-    return int(cursor.rowcount)
+    compiled, parameters, driver = prepared
+    with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
+        if driver.sqlite is not None:
+            return int((await driver.sqlite.execute(compiled.sql, parameters)).rowcount)
+        return _rowcount(await driver.asyncpg.execute(compiled.sql, *parameters))
 
 
 async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -154,9 +201,12 @@ async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Map
     if prepared is None:
         await session.exec(statement, params=list(rows))  # type: ignore[call-overload]
         return
-    compiled, parameters, aio = prepared
-    with _as_sqlalchemy_raises(compiled.sql, parameters):
-        await aio.executemany(compiled.sql, parameters)
+    compiled, parameters, driver = prepared
+    with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
+        if driver.sqlite is not None:
+            await driver.sqlite.executemany(compiled.sql, parameters)
+        else:
+            await driver.asyncpg.executemany(compiled.sql, parameters)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +229,7 @@ async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
     if not writes:
         return
     driver = await _driver(session)
-    if driver is None:
+    if driver is None or driver.sqlite is None:
         for write in writes:
             if write.many:
                 await execute_many(session, write.statement, write.params)
@@ -188,17 +238,17 @@ async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
             if write.must_match is not None and matched != write.must_match:
                 raise _stale(write)
         return
-    connection, aio = driver
     batch = []
     for write in writes:
-        compiled = _compile(write.statement, connection.dialect)
+        compiled = _compile(write.statement, driver.connection.dialect)
         parameters = (
             [compiled.parameters(p) for p in write.params]
             if write.many
             else compiled.parameters(write.params)
         )
-        _seen(connection, compiled.sql, parameters, write.many)
+        parameters = _seen(driver.connection, compiled.sql, parameters, write.many)
         batch.append((compiled.sql, parameters, write.many, write.must_match))
+    aio = driver.sqlite
     try:
         # aiosqlite's own way to run a call in its thread, as each of its methods does (not public API:
         # pyproject bounds the version, and the e2e suite runs every change through here)

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 
 from bot import lean
@@ -174,3 +175,24 @@ async def test_a_driver_error_in_a_batch_names_its_statement(sessions) -> None:
         with pytest.raises(IntegrityError) as raised:
             await lean.write_all(session, writes)
     assert "INSERT INTO event_log" in str(raised.value.statement)
+
+
+async def test_the_engines_listeners_may_rewrite_what_a_lean_statement_sends(sessions) -> None:
+    """As on SQLAlchemy's own path (PostgreSQL's NUL guard in ``bot.db`` rewrites text this way)."""
+    engine = sessions.kw["bind"].sync_engine
+
+    def rewrite(conn, cursor, statement, parameters, context, executemany):  # type: ignore[no-untyped-def]
+        if isinstance(parameters, tuple):
+            parameters = tuple("hidden" if v == "secret" else v for v in parameters)
+        return statement, parameters
+
+    event.listen(engine, "before_cursor_execute", rewrite, retval=True)
+    try:
+        async with sessions() as session:
+            await session.exec(sa.text("SELECT 1"))  # type: ignore[call-overload]  # begins the transaction
+            await lean.execute(session, INSERT, log_values(1, command="secret"))
+            await session.commit()
+    finally:
+        event.remove(engine, "before_cursor_execute", rewrite)
+    async with sessions() as session:
+        assert [r["command"] for r in await lean.select(session, sa.select(LOG.c.command), {})] == ["hidden"]
