@@ -154,9 +154,14 @@ async def _prepared(
     driver = await _driver(session)
     if driver is None:
         return None
+    compiled, parameters = _for_driver(driver, statement, params, many)
+    return compiled, parameters, driver
+
+
+def _for_driver(driver: _Driver, statement: Any, params: Any, many: bool) -> tuple[_Compiled, Any]:
     compiled = _compile(statement, driver.connection.dialect)
     parameters = [compiled.parameters(p) for p in params] if many else compiled.parameters(params)
-    return compiled, _seen(driver.connection, compiled.sql, parameters, many), driver
+    return compiled, _seen(driver.connection, compiled.sql, parameters, many)
 
 
 def _rowcount(status: str) -> int:
@@ -225,7 +230,7 @@ class Write:
 async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
     """Run ``writes`` in order, in the session's transaction. On SQLite they go to the driver's thread in one
     hand-off (each hand-off costs about 60 µs of CPU: a queue, a thread's wake-up, the loop's); elsewhere
-    they run one after another through the session."""
+    they run one after another, as ``execute`` and ``execute_many`` run them."""
     if not writes:
         return
     driver = await _driver(session)
@@ -240,13 +245,7 @@ async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
         return
     batch = []
     for write in writes:
-        compiled = _compile(write.statement, driver.connection.dialect)
-        parameters = (
-            [compiled.parameters(p) for p in write.params]
-            if write.many
-            else compiled.parameters(write.params)
-        )
-        parameters = _seen(driver.connection, compiled.sql, parameters, write.many)
+        compiled, parameters = _for_driver(driver, write.statement, write.params, write.many)
         batch.append((compiled.sql, parameters, write.many, write.must_match))
     aio = driver.sqlite
     try:
