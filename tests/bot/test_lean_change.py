@@ -22,18 +22,20 @@ from tests.databases import ON_POSTGRES
 
 
 @contextmanager
-def statements(fake: FakeBot) -> Iterator[list[str]]:
+def statements(fake: FakeBot, told: str = "before_cursor_execute") -> Iterator[list[str]]:
+    """The statements the engine's listeners are told of (``after_cursor_execute``: only those SQLAlchemy
+    ran itself)."""
     engine = fake.store.sessions.kw["bind"].sync_engine
     seen: list[str] = []
 
     def record(conn, cursor, statement, parameters, context, executemany) -> None:
         seen.append(statement)
 
-    event.listen(engine, "before_cursor_execute", record)
+    event.listen(engine, told, record)
     try:
         yield seen
     finally:
-        event.remove(engine, "before_cursor_execute", record)
+        event.remove(engine, told, record)
 
 
 ACROSS_PROCESSES = ["LOCK"] if ON_POSTGRES else []
@@ -104,18 +106,8 @@ async def test_a_change_runs_its_statements_on_the_driver(bot: FakeBot) -> None:
     still see them all."""
     await setup_fight(bot)
     await _condition(bot, False)
-    engine = bot.store.sessions.kw["bind"].sync_engine
-    through_sqlalchemy: list[str] = []
-
-    def record(conn, cursor, statement, parameters, context, executemany) -> None:
-        through_sqlalchemy.append(statement)
-
-    event.listen(engine, "after_cursor_execute", record)
-    try:
-        with statements(bot) as seen:
-            await _condition(bot, True)
-    finally:
-        event.remove(engine, "after_cursor_execute", record)
+    with statements(bot) as seen, statements(bot, "after_cursor_execute") as through_sqlalchemy:
+        await _condition(bot, True)
     assert len(seen) == len(ACROSS_PROCESSES) + 4, seen
     assert [what(s) for s in through_sqlalchemy] == ACROSS_PROCESSES
 
