@@ -500,7 +500,8 @@ class EncounterEdit(EncounterView):
             "created_at": self.bot.clock(),
         }
         await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)])
-        await self.session.flush()  # the instance row, when this change made it
+        if self.session.new or self.session.dirty or self.session.deleted:  # the instance row it made
+            await self.session.flush()
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,
             name=str(self._updates.get("name", self.encounter.name)),

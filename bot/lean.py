@@ -77,6 +77,8 @@ def _compile(statement: Any, dialect: sa.Dialect) -> _Compiled:
 
 
 _DRIVER = "fray_lean_driver"
+# session.info: the session's AsyncConnection for its one transaction, where its owner keeps it there
+CONNECTION = "fray_connection"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +93,7 @@ async def _driver(session: AsyncSession) -> _Driver | None:
     looked up once per transaction (a transaction keeps its connection)."""
     kept = session.info.get(_DRIVER)
     if kept is None or kept[0] is not session.sync_session.get_transaction():
-        connection = await session.connection()
+        connection = session.info.get(CONNECTION) or await session.connection()
         found = None
         if connection.dialect.name == "sqlite":
             found = _Driver(connection, sqlite=(await connection.get_raw_connection()).driver_connection)

@@ -125,9 +125,9 @@ async def write_turn(session: AsyncSession) -> None:
     """Before a change's first write: wait for the database's one writer (kept until the commit)."""
     turn = session.info.get(WRITE_TURN)
     if turn is not None and not turn.taken:
-        # The connection first: a turn held while waiting for the pool would wait on the very changes that
-        # hold every pooled connection and wait for the turn (a deadlock until the pool times out).
-        await session.connection()
+        # The change holds its connection already (``Store.change`` takes it before the turn exists): a turn
+        # held while waiting for the pool would wait on the very changes that hold every pooled connection
+        # and wait for the turn (a deadlock until the pool times out).
         await turn.take()
 
 
@@ -405,8 +405,10 @@ class Store:
             turn = _WriteTurn(self.lock(WRITER))
             try:
                 async with self.sessions() as session, session.begin():
-                    session.info[WRITE_TURN] = turn
+                    # The connection before the turn exists (see ``write_turn``), kept for the statements.
                     connection = await session.connection()
+                    session.info[lean.CONNECTION] = connection
+                    session.info[WRITE_TURN] = turn
                     connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
                     if across_processes and session.bind.dialect.name == "postgresql":
                         await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]

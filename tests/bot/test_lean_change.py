@@ -11,6 +11,7 @@ from contextlib import contextmanager
 import aiosqlite
 import pytest
 from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.encounter_rows import COMBATANTS, GRAPPLES, CombatantRow, GrappleRow
 from bot.encounters import edit_encounter
@@ -110,6 +111,26 @@ async def test_a_change_runs_its_statements_on_the_driver(bot: FakeBot) -> None:
         await _condition(bot, True)
     assert len(seen) == len(ACROSS_PROCESSES) + 4, seen
     assert [what(s) for s in through_sqlalchemy] == ACROSS_PROCESSES
+
+
+async def test_a_change_asks_the_session_for_its_connection_once_and_flushes_nothing(
+    bot: FakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each ask is a trip through SQLAlchemy's greenlet; the rows are written as plain statements, so the
+    unit of work has nothing to flush."""
+    await setup_fight(bot)
+    await _condition(bot, False)
+    asked: list[str] = []
+    for name in ("connection", "flush"):
+        passed_on = getattr(AsyncSession, name)
+
+        async def counted(self, *args, _name=name, _passed_on=passed_on, **kwargs):  # type: ignore[no-untyped-def]
+            asked.append(_name)
+            return await _passed_on(self, *args, **kwargs)
+
+        monkeypatch.setattr(AsyncSession, name, counted)
+    await _condition(bot, True)
+    assert asked == ["connection"], asked
 
 
 @pytest.mark.skipif(ON_POSTGRES, reason="aiosqlite's thread: SQLite only")
