@@ -22,6 +22,7 @@ from typing import Any, Literal
 import discord
 from discord.ext import commands
 
+from bot import memory
 from bot.db import create_engine, migrate, session_factory
 from bot.settings import Settings
 from bot.store import Store
@@ -97,6 +98,7 @@ class Fray(commands.AutoShardedBot):
         self._sync_mode: SyncMode = sync
         self._heartbeat_enabled = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
+        self._memory_task: asyncio.Task[None] | None = None
         self._extension_names = tuple(extensions)
         # Set when a stop begins: new interactions are refused, those being answered are waited for.
         self.stopping = False
@@ -113,6 +115,11 @@ class Fray(commands.AutoShardedBot):
             await self.sync_commands(force=self._sync_mode == "force")
         if self._heartbeat_enabled:
             self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="fray-heartbeat")
+        trim = memory.malloc_trim()
+        if trim is not None:
+            self._memory_task = asyncio.create_task(
+                memory.give_back_freed_memory(trim), name="fray-give-back-memory"
+            )
 
     async def sync_commands(self, *, force: bool = False) -> SyncResult | None:
         """Sync when the payload changed (or ``force``). A failed automatic sync is logged, not fatal."""
@@ -200,11 +207,12 @@ class Fray(commands.AutoShardedBot):
     async def close(self) -> None:
         if not self.stopping:
             await self._finish()
-        task, self._heartbeat_task = self._heartbeat_task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        for task in (self._heartbeat_task, self._memory_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._heartbeat_task = self._memory_task = None
         try:
             await super().close()
         finally:

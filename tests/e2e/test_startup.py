@@ -90,3 +90,18 @@ async def test_dev_guild_scope(fake_discord_world: FakeDiscord, e2e_settings: Se
         r = await fd.invoke(channel, member, "gm system", system="nyra")
         assert not r.ephemeral and "Nyra" in r.content
     assert [scope for scope, _ in fd.sync_calls] == [guild.id]
+
+
+async def test_freed_memory_is_given_back_while_running_and_the_trims_stop_with_the_bot(
+    fray: Harness,
+) -> None:
+    from bot.memory import malloc_trim
+
+    if malloc_trim() is None:
+        pytest.skip("glibc only")
+    bot = fray.bot
+    assert bot is not None
+    task = bot._memory_task
+    assert task is not None and not task.done()
+    await fray.stop()
+    assert task.done() and bot._memory_task is None
