@@ -105,3 +105,21 @@ async def test_freed_memory_is_given_back_while_running_and_the_trims_stop_with_
     assert task is not None and not task.done()
     await fray.stop()
     assert task.done() and bot._memory_task is None
+
+
+async def test_a_burst_of_commands_shares_a_bounded_number_of_connections_to_discord(
+    fray: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py's own connector has no limit: each answer sent while the others are under way would open a
+    connection of its own (a TLS handshake each against Discord; about 800 in a storm of a thousand)."""
+    import bot.app
+
+    monkeypatch.setattr(bot.app, "REST_CONNECTIONS", 3)
+    await fray.restart()
+    fray.script(*[4] * 30)
+    fray.fd.rest_peers.clear()
+    answers = await asyncio.gather(
+        *(fray.fd.invoke(fray.channel, fray.player, "roll", expression="1d6") for _ in range(30))
+    )
+    assert all(r.response is not None and "4" in r.response.content for r in answers)
+    assert 1 <= len(fray.fd.rest_peers) <= 3, fray.fd.rest_peers

@@ -94,6 +94,7 @@ class FakeDiscord:
         self.reactions: dict[int, list[str]] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.stats: Counter[str] = Counter()
+        self.rest_peers: set[tuple[str, int]] = set()  # the client ends REST requests came from: connections
         self._interactions_by_token: dict[str, InteractionRecord] = {}
         self._command_ids: dict[tuple[Any, int, str], int] = {}
         self._sessions: dict[str, dict[str, Any]] = {}
@@ -924,6 +925,9 @@ class FakeDiscord:
     # -- HTTP handlers ------------------------------------------------------------------------------
     async def _api(self, request: web.Request) -> web.StreamResponse:
         self.last_rest_activity = self._now()
+        peer = request.transport.get_extra_info("peername") if request.transport is not None else None
+        if peer is not None:
+            self.rest_peers.add((peer[0], peer[1]))
         try:
             return await api_handler(self, request)
         except Exception as exc:  # a bug in the fake must fail the test, not hang it
