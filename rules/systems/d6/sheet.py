@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import FieldProblem, InvalidInput, ValidationError
+from rules.stored_once import StoredOnce
 from rules.systems.d6.pool import DieCode
 
 ATTRIBUTES: tuple[str, ...] = (
@@ -107,7 +108,7 @@ class Weapon:
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(StoredOnce):
     name: str
     physique: DieCode = TWO_D
     agility: DieCode = TWO_D
@@ -132,6 +133,7 @@ class Sheet:
     dual_wield_trained: bool = False
     unarmed_trained: bool = False
     weapons: tuple[Weapon, ...] = field(default_factory=tuple)
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)  # StoredOnce
 
     # -- reading ---------------------------------------------------------------------------------------
     def attribute(self, name: str) -> DieCode:

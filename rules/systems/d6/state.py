@@ -121,7 +121,7 @@ class Combatant:
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "sheet": self.sheet.to_dict(),
+            "sheet": self.sheet.stored(),
             "hp": self.hp,
             "side": self.side,
             "distance": self.distance,

@@ -11,10 +11,11 @@ weapons the sheet defines in the table's own row format (``custom_weapons``; car
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import FieldProblem, InvalidInput, NotFound, ValidationError
+from rules.stored_once import StoredOnce
 from rules.systems.kaernest import tables
 
 ATTRIBUTES: tuple[str, ...] = ("grace", "muscle", "reflex", "instinct", "health", "luck")
@@ -53,7 +54,7 @@ _NONE_WORDS = {"", "none", "-", "--", "remove"}
 
 
 @dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(StoredOnce):
     """A Kaernest character. ``skills`` are ``(name, rating)`` pairs sorted by name, unique ignoring case.
 
     ``initiative_modifier`` holds the aptitudes and defects that the seed adds to initiative.
@@ -75,6 +76,7 @@ class Sheet:
     npc: bool = False
     notes: str = ""
     custom_weapons: tuple[tables.Weapon, ...] = ()
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)  # StoredOnce
 
     def __post_init__(self) -> None:
         # Skills are kept sorted so that equal sheets compare equal and round-trip exactly.

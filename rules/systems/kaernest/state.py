@@ -184,7 +184,7 @@ def _pending_dict(p: PendingAction | None) -> dict | None:
 def _combatant_dict(c: Combatant) -> dict[str, Any]:
     return {
         "id": c.id,
-        "sheet": c.sheet.to_dict(),
+        "sheet": c.sheet.stored(),
         "entry": c.entry,
         "side": c.side,
         "initiative": c.initiative,

@@ -23,10 +23,12 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotFound, ValidationError
 from rules.events import Outcome
+from rules.stored_once import StoredOnce
 from rules.systems.nyra.armour import ArmourPiece, armour_at, parse_armour
 from rules.systems.nyra.checks import Difficulty, roll_check
 from rules.systems.nyra.events import CheckMade, SequenceRolled
@@ -51,7 +53,7 @@ _NO_HP = (
 
 
 @dataclass(frozen=True, slots=True)
-class NyraSheet:
+class NyraSheet(StoredOnce):
     """A Nyra character or creature. Mappings are never mutated; every change returns a new sheet."""
 
     name: str
@@ -65,6 +67,7 @@ class NyraSheet:
     location_health: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
     notes: str = ""
     shield: str | None = None
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)  # StoredOnce
 
     # --- reading -------------------------------------------------------------------------------------
     def stat(self, name: str) -> int:

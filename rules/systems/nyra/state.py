@@ -91,7 +91,7 @@ class NyraCombatant:
         return {
             "id": self.id,
             "name": self.name,
-            "sheet": self.sheet.to_dict(),
+            "sheet": self.sheet.stored(),
             "side": self.side,
             "sequence": self.sequence,
             "rolloff": list(self.rolloff),
