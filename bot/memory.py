@@ -4,9 +4,13 @@ CPython hands every object over 512 bytes (an interaction's payload, a reply's J
 dicts) to the C library's ``malloc``. glibc keeps what is freed for later instead of returning it, and a
 burst (fifty channels at once, a thousand commands in one) leaves holes it never fills exactly again: the
 process grew by a few megabytes with every round of the benchmark and kept all of it. ``malloc_trim(0)``
-returns the free pages. Called once a second it keeps the peak near what is really in use (``README.md``,
-Performance). A trim takes 1.5–3 ms (13 ms for a first one with 60 MB to return), so it runs in a worker
-thread: ``ctypes`` lets go of the interpreter's lock for the call, and the event loop goes on.
+returns the free pages (``README.md``, Performance).
+
+A trim is not free: it takes 1.5–3 ms (13 ms for a first one with 60 MB to return), holds malloc's lock
+meanwhile, and the pages it returns fault back in when they are used again. Trimming every second put
+20–30 ms on the slowest commands. So the process looks at its size once a second (one read of
+``/proc/self/statm``) and trims only when it has grown by ``GROWTH`` since the last trim, in a worker
+thread (``ctypes`` lets go of the interpreter's lock for the call).
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import logging
+import os
 from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
-TRIM_EVERY = 1.0  # seconds between two trims
+EVERY = 1.0  # seconds between two looks at the process's size
+GROWTH = 4 * 1024 * 1024  # bytes the process may grow by before the next trim
 
 Trim = Callable[[], object]
 
@@ -34,21 +40,39 @@ def malloc_trim() -> Trim | None:
     return lambda: trim(0)
 
 
+def resident_bytes() -> int | None:
+    """The process's resident size, or ``None`` where ``/proc`` does not tell it."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 async def give_back_freed_memory(
     trim: Trim,
     *,
-    every: float = TRIM_EVERY,
+    every: float = EVERY,
+    growth: int = GROWTH,
+    resident: Callable[[], int | None] = resident_bytes,
     sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     rounds: int | None = None,
 ) -> None:
-    """Trim every ``every`` seconds, in a worker thread, until cancelled (or ``rounds`` times). A trim that
-    fails is logged and the task ends: freed memory is then kept as before, and nothing else changes."""
+    """Every ``every`` seconds, until cancelled (or for ``rounds`` looks): trim when the process has grown by
+    ``growth`` bytes since the last trim (or since the start), or at every look when its size is unknown.
+    A trim that fails is logged and the task ends: freed memory is then kept as before, nothing else
+    changes."""
+    trimmed_at = resident()
     done = 0
     while rounds is None or done < rounds:
         await sleep(every)
+        done += 1
+        size = resident()
+        if size is not None and trimmed_at is not None and size - trimmed_at < growth:
+            continue
         try:
             await asyncio.to_thread(trim)
         except Exception:
             log.warning("cannot give freed memory back to the system; stopped trying", exc_info=True)
             return
-        done += 1
+        trimmed_at = resident()

@@ -1,7 +1,8 @@
 """A sheet's stored form, made once per sheet.
 
 Every save stores the encounter's whole state, each combatant's sheet in it: for eight D6 combatants the
-sheets are 54 of the state's 56 µs of ``to_dict``. A sheet is frozen, so its stored form never changes.
+sheets were two thirds of the state's ``to_dict`` (56 µs; 18 µs with each sheet's made once). A sheet is
+frozen, so its stored form never changes.
 """
 
 from __future__ import annotations

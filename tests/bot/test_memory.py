@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.memory import give_back_freed_memory, malloc_trim
+from bot.memory import give_back_freed_memory, malloc_trim, resident_bytes
 
 STATUS = Path("/proc/self/status")
 
@@ -35,15 +35,46 @@ def test_a_trim_returns_the_holes_a_burst_left() -> None:
     assert len(kept) == 1_715  # still in use throughout
 
 
-async def test_it_trims_once_a_round_until_stopped() -> None:
-    slept: list[float] = []
-    trimmed: list[int] = []
+async def test_it_trims_only_once_the_process_has_grown_since_the_last_trim() -> None:
+    """A trim holds malloc's lock and its pages fault back in: under a steady load it is not run at all."""
+    mib = 1024 * 1024
+    sizes = iter(
+        [100, 101, 103, 104, 90, 93, 95] * 1
+    )  # MiB at the start, then at each look (and after a trim)
+    looks: list[int] = []
+    trims: list[int] = []
+
+    def resident() -> int:
+        size = next(sizes)
+        looks.append(size)
+        return size * mib
 
     async def sleep(seconds: float) -> None:
-        slept.append(seconds)
+        assert seconds == 1.0
 
-    await give_back_freed_memory(lambda: trimmed.append(1), every=0.5, sleep=sleep, rounds=3)
-    assert slept == [0.5, 0.5, 0.5] and len(trimmed) == 3
+    await give_back_freed_memory(
+        lambda: trims.append(looks[-1]), growth=4 * mib, resident=resident, sleep=sleep, rounds=4
+    )
+    # 100 at the start; 101 and 103 are within 4 MiB; 104 is not: trimmed, 90 after it; 93 is within 4 again
+    assert trims == [104] and looks == [100, 101, 103, 104, 90, 93]
+
+
+async def test_without_its_size_it_trims_at_every_look() -> None:
+    trims: list[int] = []
+
+    async def sleep(seconds: float) -> None:
+        pass
+
+    await give_back_freed_memory(lambda: trims.append(1), resident=lambda: None, sleep=sleep, rounds=3)
+    assert len(trims) == 3
+
+
+def test_the_resident_size_is_read_from_proc() -> None:
+    size = resident_bytes()
+    if not STATUS.exists():
+        assert size is None
+        return
+    assert size is not None and abs(size // 1024 - resident_kib()) < 10_000
 
 
 async def test_a_failing_trim_is_logged_and_not_tried_again(caplog: pytest.LogCaptureFixture) -> None:
@@ -57,7 +88,7 @@ async def test_a_failing_trim_is_logged_and_not_tried_again(caplog: pytest.LogCa
         raise OSError("no")
 
     with caplog.at_level(logging.WARNING, logger="bot.memory"):
-        await give_back_freed_memory(broken, sleep=sleep, rounds=5)
+        await give_back_freed_memory(broken, resident=lambda: None, sleep=sleep, rounds=5)
     assert calls == [1]
     assert [r.getMessage() for r in caplog.records] == [
         "cannot give freed memory back to the system; stopped trying"
