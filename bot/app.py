@@ -149,7 +149,7 @@ class Fray(commands.AutoShardedBot):
 
     async def login(self, token: str) -> None:
         # discord.py's own connector has no limit: a thousand commands deferred at once opened about 800
-        # connections (a TLS handshake each against Discord), 5 MB at the storm's peak. Past the limit a
+        # connections (a TLS handshake each against Discord), 4 MB at the storm's peak. Past the limit a
         # request waits for a connection to come free, which on loopback is well under a millisecond.
         if self.http.connector is MISSING:
             self.http.connector = aiohttp.TCPConnector(limit=REST_CONNECTIONS)

@@ -31,16 +31,14 @@ def test_a_trim_returns_the_holes_a_burst_left() -> None:
     before = resident_kib()
     trim()
     returned = before - resident_kib()
+    del kept  # in use until the trim is measured
     assert returned > 20_000, f"{returned} KiB returned"
-    assert len(kept) == 1_715  # still in use throughout
 
 
 async def test_it_trims_only_once_the_process_has_grown_since_the_last_trim() -> None:
     """A trim holds malloc's lock and its pages fault back in: under a steady load it is not run at all."""
     mib = 1024 * 1024
-    sizes = iter(
-        [100, 101, 103, 104, 90, 93, 95] * 1
-    )  # MiB at the start, then at each look (and after a trim)
+    sizes = iter([100, 101, 103, 104, 90, 93])  # MiB: at the start, at each look, after the trim
     looks: list[int] = []
     trims: list[int] = []
 
@@ -59,13 +57,13 @@ async def test_it_trims_only_once_the_process_has_grown_since_the_last_trim() ->
     assert trims == [104] and looks == [100, 101, 103, 104, 90, 93]
 
 
+async def no_wait(seconds: float) -> None:
+    pass
+
+
 async def test_without_its_size_it_trims_at_every_look() -> None:
     trims: list[int] = []
-
-    async def sleep(seconds: float) -> None:
-        pass
-
-    await give_back_freed_memory(lambda: trims.append(1), resident=lambda: None, sleep=sleep, rounds=3)
+    await give_back_freed_memory(lambda: trims.append(1), resident=lambda: None, sleep=no_wait, rounds=3)
     assert len(trims) == 3
 
 
@@ -80,15 +78,12 @@ def test_the_resident_size_is_read_from_proc() -> None:
 async def test_a_failing_trim_is_logged_and_not_tried_again(caplog: pytest.LogCaptureFixture) -> None:
     calls: list[int] = []
 
-    async def sleep(seconds: float) -> None:
-        pass
-
     def broken() -> None:
         calls.append(1)
         raise OSError("no")
 
     with caplog.at_level(logging.WARNING, logger="bot.memory"):
-        await give_back_freed_memory(broken, resident=lambda: None, sleep=sleep, rounds=5)
+        await give_back_freed_memory(broken, resident=lambda: None, sleep=no_wait, rounds=5)
     assert calls == [1]
     assert [r.getMessage() for r in caplog.records] == [
         "cannot give freed memory back to the system; stopped trying"

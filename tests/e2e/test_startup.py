@@ -11,8 +11,10 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot import app
 from bot.__main__ import health
 from bot.app import running
+from bot.memory import malloc_trim
 from bot.playground.loopback import FakeDiscord
 from bot.settings import Settings
 from tests.e2e.conftest import Harness
@@ -95,8 +97,6 @@ async def test_dev_guild_scope(fake_discord_world: FakeDiscord, e2e_settings: Se
 async def test_freed_memory_is_given_back_while_running_and_the_trims_stop_with_the_bot(
     fray: Harness,
 ) -> None:
-    from bot.memory import malloc_trim
-
     if malloc_trim() is None:
         pytest.skip("glibc only")
     bot = fray.bot
@@ -112,9 +112,7 @@ async def test_a_burst_of_commands_shares_a_bounded_number_of_connections_to_dis
 ) -> None:
     """discord.py's own connector has no limit: each answer sent while the others are under way would open a
     connection of its own (a TLS handshake each against Discord; about 800 in a storm of a thousand)."""
-    import bot.app
-
-    monkeypatch.setattr(bot.app, "REST_CONNECTIONS", 3)
+    monkeypatch.setattr(app, "REST_CONNECTIONS", 3)
     await fray.restart()
     fray.script(*[4] * 30)
     fray.fd.rest_peers.clear()
