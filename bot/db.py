@@ -37,8 +37,10 @@ log = logging.getLogger(__name__)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_POOL_SIZE = 4
 SQLITE_POOL_OVERFLOW = 2
+BUSY_TIMEOUT_MS = 5000  # how long a connection waits for another's write lock
+
 PRAGMAS = (
-    "PRAGMA busy_timeout=5000",
+    f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}",
     "PRAGMA foreign_keys=ON",
     "PRAGMA synchronous=NORMAL",
     # 1 MiB of pages a connection (SQLite's default is 2): what is read hot is a few rows per encounter in
@@ -127,9 +129,14 @@ def _json_value(text: str) -> Any:
 
 
 class _SQLiteConnection(aiosqlite.Connection):
-    """aiosqlite's connection without the rollbacks that have nothing to roll back. SQLAlchemy rolls back at
-    the end of every session; on a connection with no transaction open (every read, every committed change)
+    """aiosqlite's connection without the commits and rollbacks that have nothing to do. SQLAlchemy rolls
+    back at the end of every session, and commits where a change already committed with its writes
+    (``bot.lean.write_all``); on a connection with no transaction open (every read, every committed change)
     that is a hand-off to the driver's thread and back for nothing."""
+
+    async def commit(self) -> None:
+        if self.in_transaction:
+            await super().commit()
 
     async def rollback(self) -> None:
         if self.in_transaction:

@@ -499,9 +499,10 @@ class EncounterEdit(EncounterView):
             "undone": False,
             "created_at": self.bot.clock(),
         }
-        await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)])
         if self.session.new or self.session.dirty or self.session.deleted:  # the instance row it made
             await self.session.flush()
+        # the transaction's last statements: on SQLite they commit in the same hand-off
+        await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)], last=True)
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,
             name=str(self._updates.get("name", self.encounter.name)),

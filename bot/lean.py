@@ -14,15 +14,19 @@ and on any other database, it runs through the session. Driver errors are raised
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+import aiosqlite
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlmodel.ext.asyncio.session import AsyncSession
+
+from bot.db import BUSY_TIMEOUT_MS
 
 Processor = Callable[[Any], Any] | None
 
@@ -183,7 +187,7 @@ async def select(
     compiled, parameters, driver = prepared
     with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
         if driver.sqlite is not None:
-            found = await driver.sqlite.execute_fetchall(compiled.sql, parameters)
+            found = await _on_sqlite(driver.sqlite, functools.partial(_fetch_all, compiled.sql, parameters))
         else:
             found = await driver.asyncpg.fetch(compiled.sql, *parameters)
     return [compiled.mapping(row) for row in found]
@@ -198,7 +202,7 @@ async def execute(session: AsyncSession, statement: Any, params: Mapping[str, An
     compiled, parameters, driver = prepared
     with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
         if driver.sqlite is not None:
-            return int((await driver.sqlite.execute(compiled.sql, parameters)).rowcount)
+            return await _on_sqlite(driver.sqlite, functools.partial(_matched, compiled.sql, parameters))
         return _rowcount(await driver.asyncpg.execute(compiled.sql, *parameters))
 
 
@@ -211,7 +215,7 @@ async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Map
     compiled, parameters, driver = prepared
     with _as_sqlalchemy_raises(driver, compiled.sql, parameters):
         if driver.sqlite is not None:
-            await driver.sqlite.executemany(compiled.sql, parameters)
+            await _on_sqlite(driver.sqlite, functools.partial(_each, compiled.sql, parameters))
         else:
             await driver.asyncpg.executemany(compiled.sql, parameters)
 
@@ -229,10 +233,14 @@ class Write:
     stale: Callable[[], Exception] | None = None
 
 
-async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
+async def write_all(session: AsyncSession, writes: Sequence[Write], *, last: bool = False) -> None:
     """Run ``writes`` in order, in the session's transaction. On SQLite they go to the driver's thread in one
     hand-off (each hand-off costs about 60 µs of CPU: a queue, a thread's wake-up, the loop's); elsewhere
-    they run one after another, as ``execute`` and ``execute_many`` run them."""
+    they run one after another, as ``execute`` and ``execute_many`` run them.
+
+    ``last``: nothing is written after them in this transaction, so on SQLite the commit goes in the same
+    hand-off; SQLAlchemy's commit then finds nothing left to commit (``bot.db``'s connection skips it). A
+    stale write or an error commits nothing: the transaction rolls back as before."""
     if not writes:
         return
     driver = await _driver(session)
@@ -249,11 +257,8 @@ async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
     for write in writes:
         compiled, parameters = _for_driver(driver, write.statement, write.params, write.many)
         batch.append((compiled.sql, parameters, write.many, write.must_match))
-    aio = driver.sqlite
     try:
-        # aiosqlite's own way to run a call in its thread, as each of its methods does (not public API:
-        # pyproject bounds the version, and the e2e suite runs every change through here)
-        mismatched = await aio._execute(_run_all, aio._conn, batch)
+        mismatched = await _on_sqlite(driver.sqlite, functools.partial(_run_all, batch), commit=last)
     except sqlite3.Error as err:  # as SQLAlchemy would raise it, naming the statement that failed
         sql, parameters, *_ = batch[getattr(err, _FAILED_AT, 0)]
         raise DBAPIError.instance(sql, parameters, err, sqlite3.Error) from err
@@ -264,10 +269,83 @@ async def write_all(session: AsyncSession, writes: Sequence[Write]) -> None:
 _FAILED_AT = "fray_failed_at"  # set on a driver error: the index of the statement that raised it
 
 
-def _run_all(db: sqlite3.Connection, batch: Sequence[tuple[str, Any, bool, int | None]]) -> int | None:
-    """In the driver's thread (aiosqlite runs each call it is handed there, in order, as its own ``execute``
-    does): each statement on the connection; the index of the first guarded one that matched another
-    number of rows (nothing after it is run)."""
+# --- SQLite: statements on the loop's own thread ------------------------------------------------------
+
+T = TypeVar("T")
+SQLiteCall = Callable[[sqlite3.Connection], T]
+
+
+async def _on_sqlite(aio: aiosqlite.Connection, call: SQLiteCall[T], *, commit: bool = False) -> T:
+    """``call`` on the session's SQLite connection, then (``commit``) the commit when it returned ``None``.
+
+    It runs on the event loop's own thread: SQLite answers these statements in microseconds, and a hand-off
+    to aiosqlite's thread and back costs about 80 µs of CPU (a queue, the thread's wake-up, the loop's).
+    SQLite is told not to wait meanwhile: where it would (another connection holds the write lock, before
+    anything was done) the call goes to aiosqlite's thread after all, which waits as the connection's busy
+    timeout says, so the loop never blocks on a lock. A commit that would wait is left for SQLAlchemy's
+    commit, which runs in that thread. The session owns the connection, so nothing else uses it meanwhile."""
+    db = aio._conn
+    db.execute("PRAGMA busy_timeout=0")
+    try:
+        result = call(db)
+        if commit and result is None:
+            _commit_unless_busy(db)
+        return result
+    except sqlite3.OperationalError as err:
+        if not _busy(err) or getattr(err, _FAILED_AT, 0) != 0:
+            raise
+    finally:
+        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    # aiosqlite's own way to run a call in its thread, as each of its methods does (not public API:
+    # pyproject bounds the version, and the suite runs this path)
+    if commit:
+        return await aio._execute(_then_commit, call, db)  # type: ignore[no-any-return]
+    return await aio._execute(call, db)  # type: ignore[no-any-return]
+
+
+def _then_commit(call: SQLiteCall[T], db: sqlite3.Connection) -> T:
+    result = call(db)
+    if result is None:
+        db.commit()
+    return result
+
+
+def _commit_unless_busy(db: sqlite3.Connection) -> None:
+    try:
+        db.commit()
+    except sqlite3.OperationalError as err:
+        if not _busy(err):
+            raise
+        # still in its transaction: SQLAlchemy's commit commits it, waiting in aiosqlite's thread
+
+
+def _busy(err: sqlite3.OperationalError) -> bool:
+    return (getattr(err, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_BUSY
+
+
+def _fetch_all(sql: str, parameters: Any, db: sqlite3.Connection) -> list[Any]:
+    cursor = db.execute(sql, parameters)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _matched(sql: str, parameters: Any, db: sqlite3.Connection) -> int:
+    cursor = db.execute(sql, parameters)
+    try:
+        return int(cursor.rowcount)
+    finally:
+        cursor.close()
+
+
+def _each(sql: str, parameters: Any, db: sqlite3.Connection) -> None:
+    db.executemany(sql, parameters).close()
+
+
+def _run_all(batch: Sequence[tuple[str, Any, bool, int | None]], db: sqlite3.Connection) -> int | None:
+    """Each statement on the connection; the index of the first guarded one that matched another number of
+    rows (nothing after it is run)."""
     for index, (sql, parameters, many, must_match) in enumerate(batch):
         try:
             cursor = db.executemany(sql, parameters) if many else db.execute(sql, parameters)
