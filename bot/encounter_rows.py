@@ -138,13 +138,13 @@ async def delete_combatant(session: AsyncSession, combatant_id: int) -> None:
     await session.exec(sa.delete(COMBATANTS).where(COMBATANTS.c.id == combatant_id))  # type: ignore[call-overload]
 
 
-def combatant_writes(loaded: Sequence[Values], rows: Iterable[CombatantRow]) -> list[lean.Write]:
-    """The ``UPDATE`` of every combatant whose columns differ from how it was loaded: one executemany per set
-    of changed columns (almost always just one), none when nothing changed."""
+def combatant_writes(loaded: Sequence[Values], saved: Iterable[Values]) -> list[lean.Write]:
+    """The ``UPDATE`` of every combatant whose columns (``saved``: each one's values now) differ from how it
+    was loaded: one executemany per set of changed columns (almost always just one), none when nothing
+    changed."""
     before = {v["id"]: v for v in loaded}
     changed: list[Values] = []
-    for row in rows:
-        now = values_of(row)
+    for now in saved:
         was = before.get(now["id"])
         if was is None or now == was:
             continue

@@ -95,12 +95,18 @@ LOG_INSERT = insert(EVENT_LOG).values(
 
 
 def _row_dict(row: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in encounter_rows.values_of(row).items():
-        if isinstance(value, datetime):
-            value = value.isoformat()
-        out[name] = value  # JSON as loaded: loaded rows are replaced, never changed in place
-    return out
+    return _as_json(encounter_rows.values_of(row))
+
+
+def _as_json(values: dict[str, Any]) -> dict[str, Any]:
+    """A row's values as a snapshot holds them: datetimes as text. ``values`` itself where it has none (a
+    combatant row never does); its JSON values are shared, as loaded rows are replaced, never changed in
+    place."""
+    if not any(isinstance(value, datetime) for value in values.values()):
+        return values
+    return {
+        name: value.isoformat() if isinstance(value, datetime) else value for name, value in values.items()
+    }
 
 
 def _row_values(model: type, raw: dict[str, Any]) -> dict[str, Any]:
@@ -119,9 +125,16 @@ def snapshot(
     encounter: Encounter, combatants: Sequence[CombatantRow], grapples: Sequence[GrappleRow]
 ) -> dict:
     """The encounter exactly as it is: its row (state JSON and reminder fields included), combatants, grapples."""
+    return _snapshot_of(encounter, [encounter_rows.values_of(c) for c in combatants], grapples)
+
+
+def _snapshot_of(
+    encounter: Encounter, combatants: Sequence[dict[str, Any]], grapples: Sequence[GrappleRow]
+) -> dict:
+    """``snapshot`` from the combatants' values."""
     return {
         "encounter": _row_dict(encounter),
-        "combatants": [_row_dict(c) for c in sorted(combatants, key=lambda c: c.id or 0)],
+        "combatants": [_as_json(c) for c in sorted(combatants, key=lambda c: c["id"] or 0)],
         "grapples": [_row_dict(g) for g in sorted(grapples, key=lambda g: g.id or 0)],
     }
 
@@ -175,6 +188,7 @@ class EncounterEdit(EncounterView):
     instance: PartyInstance | None = None  # the channel's instance as loaded (``bot.instances``)
     loaded_combatants: list[dict[str, Any]] = field(default_factory=list)  # what the save compares with
     rows_saved: bool = False  # the rows this change leaves are known without reading them again
+    saved_combatants: list[dict[str, Any]] = field(default_factory=list)  # their values, as saved
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -344,16 +358,16 @@ class EncounterEdit(EncounterView):
         elif member_turn and actor is not None and actor.owner_id == self.actor_id:
             reminders.cancel(values)
 
-    def _undo_record(self, values: dict[str, Any], grapples_replaced: bool) -> dict[str, Any]:
-        """The reverse patch from the encounter as this change leaves it to the snapshot it was loaded as."""
+    def _undo_record(
+        self, values: dict[str, Any], combatants: Sequence[dict[str, Any]], grapples_replaced: bool
+    ) -> dict[str, Any]:
+        """The reverse patch from the encounter as this change leaves it (``combatants``: their values) to
+        the snapshot it was loaded as."""
         assert self.before is not None
-        written = {
-            name: value.isoformat() if isinstance(value, datetime) else value
-            for name, value in values.items()
-        }
+        written = _as_json(values)
         after = {
             "encounter": {**self.before["encounter"], **written, "version": self.loaded_version + 1},
-            "combatants": [_row_dict(c) for c in self.combatants],
+            "combatants": [_as_json(c) for c in combatants],
             "grapples": None if grapples_replaced else self.before["grapples"],  # new rows: put the old back
         }
         return undo_record.record(self.before, after)
@@ -454,14 +468,19 @@ class EncounterEdit(EncounterView):
             self.rows_saved = not grapples_replaced
             turn_key_after = values["turn_key"]
             status = values.get("status", self.encounter.status)
-            undo_data = None if self.before is None else self._undo_record(values, grapples_replaced)
+            self.saved_combatants = [encounter_rows.values_of(c) for c in self.combatants]
+            undo_data = (
+                None
+                if self.before is None
+                else self._undo_record(values, self.saved_combatants, grapples_replaced)
+            )
             # Written last, with the log row, in one batch (one hand-off on SQLite); a stale encounter still
             # rolls everything back.
             writes = [
                 versioned_write(
                     Encounter, self.encounter.id, self.loaded_version, values, stale=StaleEncounter
                 ),
-                *encounter_rows.combatant_writes(self.loaded_combatants, self.combatants),
+                *encounter_rows.combatant_writes(self.loaded_combatants, self.saved_combatants),
             ]
         await self._record_instance()
         remaining = list(self.dice.remaining)
@@ -572,13 +591,14 @@ async def edit_encounter(
             combatants, grapples = await encounter_rows.rows_of(
                 session, states.rows, encounter.id or 0, encounter.version
             )
-            before: dict[str, Any] | None = snapshot(encounter, combatants, grapples)
+            loaded = [encounter_rows.values_of(c) for c in combatants]
+            before: dict[str, Any] | None = _snapshot_of(encounter, loaded, grapples)
             system = get_system(encounter.system)
             instance = _instance_of(read.instances, where, view, system)
         else:
             config, view = await channel_view(session, where)
             encounter = await _open_new(session, bot, where, actor_id, opening, view)
-            combatants, grapples, before = [], [], None
+            combatants, grapples, before, loaded = [], [], None, []
             system = get_system(encounter.system)
             instance = await _instance(session, where, view, system)
         house = system.house_from_dict(view.rules_for(encounter.system))
@@ -605,7 +625,7 @@ async def edit_encounter(
             loaded_version=encounter.version,
             before=before,
             instance=instance,
-            loaded_combatants=[encounter_rows.values_of(c) for c in combatants],
+            loaded_combatants=loaded,
         )
         yield edit
         await edit._save()
@@ -616,7 +636,7 @@ async def edit_encounter(
             encounter.id or 0,
             edit.loaded_version + 1,
             (
-                tuple(encounter_rows.values_of(c) for c in sorted(edit.combatants, key=lambda c: c.entry)),
+                tuple(sorted(edit.saved_combatants, key=lambda c: c["entry"])),
                 tuple(encounter_rows.values_of(g) for g in edit.grapples),
             ),
         )

@@ -53,10 +53,13 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
         for key, value in before.items():
             if key not in after:
                 ops[key] = {SET: value}
-            else:
-                op = reverse_patch(value, after[key])
-                if op is not None:
-                    ops[key] = op
+                continue
+            now = after[key]
+            if value == now:  # most of a changed dict is not (and a call for each costs more than this)
+                continue
+            op = reverse_patch(value, now)
+            if op is not None:
+                ops[key] = op
         for key in after.keys() - before.keys():
             ops[key] = {GONE: 1}
         return {DICT: ops} if ops else None
@@ -66,6 +69,8 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
             ops = {key: {SET: item} for key, item in keyed_before.items() if key not in keyed_after}
             ops |= {key: {GONE: 1} for key in keyed_after.keys() - keyed_before.keys()}
             for key in keyed_before.keys() & keyed_after.keys():
+                if keyed_before[key] == keyed_after[key]:
+                    continue
                 op = reverse_patch(keyed_before[key], keyed_after[key])
                 if op is not None:
                     ops[key] = op
