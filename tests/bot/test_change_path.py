@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import random
 import re
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -366,3 +367,38 @@ async def test_migration_0004_gives_existing_characters_a_version(bot_settings: 
             )
     finally:
         await engine.dispose()
+
+
+async def test_changes_take_the_pools_connections_in_the_order_they_asked(bot_settings: Settings) -> None:
+    """The pool's own queue lets a newcomer take a connection given back before the change woken for it
+    runs, and that change queues again at the end; the store's gate keeps arrival order. Forty changes to
+    forty channels arrive a few steps apart over a pool of two connections."""
+    engine = create_engine(
+        bot_settings.database_url, database_path=bot_settings.database_path, pool_size=2, max_overflow=0
+    )
+    await migrate(engine)
+    store = Store(session_factory(engine), Clock())
+    steps = random.Random(1)
+    asked: list[int] = []
+    entered: list[int] = []
+
+    async def change(channel: int) -> None:
+        asked.append(channel)
+        async with store.change(channel_key(channel)):
+            entered.append(channel)
+            for _ in range(steps.randrange(1, 4)):
+                await asyncio.sleep(0)
+
+    try:
+        await asyncio.gather(change(100), change(101))  # both connections made
+        asked.clear()
+        entered.clear()
+        changes = []
+        for channel in range(40):
+            changes.append(asyncio.create_task(change(channel)))
+            for _ in range(steps.randrange(0, 3)):
+                await asyncio.sleep(0)
+        await asyncio.gather(*changes)
+    finally:
+        await engine.dispose()
+    assert entered == asked
