@@ -56,8 +56,8 @@ def cpu_clock(pid: int) -> int | None:
 
 
 class BotProcess:
-    """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU and memory from /proc. The floor
-    never opens its database; Fray's is ``database`` (a file or a server's)."""
+    """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU from its CPU clock (``cpu_clock``),
+    memory from /proc. The floor never opens its database; Fray's is ``database`` (a file or a server's)."""
 
     def __init__(self, kind: str, fd: FakeDiscord, workdir: Path, database: str | None = None) -> None:
         self.kind = kind
