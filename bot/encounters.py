@@ -12,7 +12,7 @@
 (setup|running), its combatant and grapple rows and the channel's effective config (system house rules;
 threads inherit; the GM dice queue) → the caller runs rules operations and ``apply``s their outcomes → on a
 clean exit: grapple rows replaced, the party instance and the remaining dice queue saved back (version-
-checked), then one batch (``bot.lean.write_all``: one hand-off to SQLite's thread) of a version-checked
+checked), then one batch (``bot.lean.write_all``: one call on SQLite, with the commit) of a version-checked
 ``UPDATE`` of the encounter with the typed columns projected from ``system.tracker``/``system.turn``
 (``bot.store.versioned_write``; ``StaleEncounter`` when someone else saved in between; nothing is saved),
 the combatant rows that changed, and one ``EventLog`` row (events, dice, and an ``undo`` record back to the
@@ -474,7 +474,7 @@ class EncounterEdit(EncounterView):
                 if self.before is None
                 else self._undo_record(values, self.saved_combatants, grapples_replaced)
             )
-            # Written last, with the log row, in one batch (one hand-off on SQLite); a stale encounter still
+            # Written last, with the log row, in one batch (one call on SQLite); a stale encounter still
             # rolls everything back.
             writes = [
                 versioned_write(
@@ -520,7 +520,7 @@ class EncounterEdit(EncounterView):
         }
         if self.session.new or self.session.dirty or self.session.deleted:  # the instance row it made
             await self.session.flush()
-        # the transaction's last statements: on SQLite they commit in the same hand-off
+        # the transaction's last statements: on SQLite they commit in the same call
         await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)], last=True)
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,

@@ -7,9 +7,10 @@ results go through the column types' own processors, so the values written and r
 SQLAlchemy would write and read (JSON, datetimes, booleans). The engine's ``before_cursor_execute``
 listeners still see every statement, and may rewrite its parameters as they may SQLAlchemy's.
 
-On SQLite (aiosqlite) the statement goes straight to the driver. On PostgreSQL (asyncpg) it does once
-SQLAlchemy has begun the transaction on the connection (a change's advisory lock begins it); before that,
-and on any other database, it runs through the session. Driver errors are raised as SQLAlchemy raises them.
+On SQLite (aiosqlite) the statement goes straight to the driver's connection, on the loop's own thread
+(``_on_sqlite``). On PostgreSQL (asyncpg) it does once SQLAlchemy has begun the transaction on the
+connection (a change's advisory lock begins it); before that, and on any other database, it runs through
+the session. Driver errors are raised as SQLAlchemy raises them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -207,7 +208,7 @@ async def execute(session: AsyncSession, statement: Any, params: Mapping[str, An
 
 
 async def execute_many(session: AsyncSession, statement: Any, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Run one ``UPDATE`` or ``INSERT`` for each set of parameters (one hand-off for all)."""
+    """Run one ``UPDATE`` or ``INSERT`` for each set of parameters (one driver call for all)."""
     prepared = await _prepared(session, statement, rows, many=True)
     if prepared is None:
         await session.exec(statement, params=list(rows))  # type: ignore[call-overload]
@@ -234,13 +235,12 @@ class Write:
 
 
 async def write_all(session: AsyncSession, writes: Sequence[Write], *, last: bool = False) -> None:
-    """Run ``writes`` in order, in the session's transaction. On SQLite they go to the driver's thread in one
-    hand-off (each hand-off costs about 60 µs of CPU: a queue, a thread's wake-up, the loop's); elsewhere
-    they run one after another, as ``execute`` and ``execute_many`` run them.
+    """Run ``writes`` in order, in the session's transaction. On SQLite they are one call on the connection
+    (``_on_sqlite``); elsewhere they run one after another, as ``execute`` and ``execute_many`` run them.
 
     ``last``: nothing is written after them in this transaction, so on SQLite the commit goes in the same
-    hand-off; SQLAlchemy's commit then finds nothing left to commit (``bot.db``'s connection skips it). A
-    stale write or an error commits nothing: the transaction rolls back as before."""
+    call; SQLAlchemy's commit then finds nothing left to commit (``bot.db``'s connection skips it). A stale
+    write or an error commits nothing: the transaction rolls back as before."""
     if not writes:
         return
     driver = await _driver(session)
@@ -324,19 +324,13 @@ def _busy(err: sqlite3.OperationalError) -> bool:
 
 
 def _fetch_all(sql: str, parameters: Any, db: sqlite3.Connection) -> list[Any]:
-    cursor = db.execute(sql, parameters)
-    try:
+    with closing(db.execute(sql, parameters)) as cursor:
         return cursor.fetchall()
-    finally:
-        cursor.close()
 
 
 def _matched(sql: str, parameters: Any, db: sqlite3.Connection) -> int:
-    cursor = db.execute(sql, parameters)
-    try:
+    with closing(db.execute(sql, parameters)) as cursor:
         return int(cursor.rowcount)
-    finally:
-        cursor.close()
 
 
 def _each(sql: str, parameters: Any, db: sqlite3.Connection) -> None:

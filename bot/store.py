@@ -123,9 +123,8 @@ class _WriteTurn:
             self.lock.release()
 
 
-def _pool_capacity(sessions: async_sessionmaker[AsyncSession]) -> int | None:
-    """How many connections the sessions' pool lends at once (``None`` where it does not queue)."""
-    engine = sessions.kw.get("bind")
+def _pool_capacity(engine: Any) -> int | None:
+    """How many connections the engine's pool lends at once (``None`` where it does not queue)."""
     pool = getattr(getattr(engine, "sync_engine", None), "pool", None)
     if not isinstance(pool, QueuePool) or pool._max_overflow < 0:  # a negative overflow: no limit
         return None
@@ -386,11 +385,11 @@ class Store:
         # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._connection_slots = _pool_capacity(sessions)
-        self._connection_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
         self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
         engine = sessions.kw.get("bind")
+        self._connection_slots = _pool_capacity(engine)
+        self._connection_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         if engine is not None and not event.contains(
             engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn
         ):
