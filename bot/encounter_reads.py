@@ -116,7 +116,9 @@ async def load_encounter(
             encounter = await encounter_rows.encounter_by_id(session, encounter_id)
         else:
             assert where is not None
-            read = await encounter_rows.read_for_change(session, where.channel_id, where.parent_id, OPEN)
+            read = await encounter_rows.read_for_change(
+                session, parsed_states(bot.store).reads, where.channel_id, where.parent_id, OPEN
+            )
             encounter = read.encounter if read is not None else None
             if read is not None:
                 view = view_of(read.own, read.parent)

@@ -1,10 +1,11 @@
-"""An encounter's rows, read and written in plain statements (no unit of work): what a change reads in one
-statement (``read_for_change``), and the combatant and grapple rows.
+"""An encounter's rows, read and written in plain statements (no unit of work): what a change reads
+(``read_for_change``), and the combatant and grapple rows.
 
 Every write to these rows happens inside the encounter's change path, together with the version bump of the
 encounter row, so the rows of version *v* of an encounter never change: this process keeps the last ones it
-read or wrote (``RowCache``) and a change or a read of a version it knows asks the database for nothing but
-the encounter row. Rows handed out are new objects each time (callers may change them; the cache keeps the
+read or wrote (``RowCache``). The change's read of the encounter joined with the channel's settings and
+party instances is kept the same way (``ReadCache``): a change or a read of versions it knows asks the
+database only for those versions (a probe), not for the state's JSON and the settings again. Rows handed out are new objects each time (callers may change them; the cache keeps the
 column values as plain dicts).
 
 Saving compares each row with the values it was loaded with and writes only what changed: one
@@ -16,6 +17,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 import sqlalchemy as sa
@@ -192,6 +194,30 @@ class ChangeRead:
     parent: ChannelConfig | None
     instances: dict[int, PartyInstance]  # by channel id: the channel's and its parent's, where stored
 
+    def copy(self, **encounter_values: Any) -> ChangeRead:
+        """New row objects (a change may set their attributes; a kept read must not see it), the
+        encounter's ``encounter_values`` replaced."""
+        return ChangeRead(
+            encounter=_copied(self.encounter, encounter_values),
+            own=_copied(self.own),
+            parent=_copied(self.parent),
+            instances={channel: _copied(row) for channel, row in self.instances.items()},
+        )
+
+
+def _as_read_back(value: Any) -> Any:
+    """``UTCDateTime``: stored as naive UTC, read back in UTC. JSON values are kept as built: a system's
+    ``state_to_dict`` gives plain JSON (lists, text keys; a test keeps it so)."""
+    if isinstance(value, datetime):
+        return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value
+
+
+def _copied(row: Any, values: Mapping[str, Any] | None = None) -> Any:
+    if row is None:
+        return None
+    return type(row)(**{**vars(row), **(values or {})})
+
 
 _ENCOUNTER: sa.Table = Encounter.__table__  # type: ignore[attr-defined]
 _CONFIG: sa.Table = ChannelConfig.__table__  # type: ignore[attr-defined]
@@ -218,12 +244,36 @@ async def encounter_by_id(session: AsyncSession, encounter_id: int) -> Encounter
     return plain(Encounter)(**rows[0]) if rows else None
 
 
+# Encounter columns written without a version bump (compare-and-set: the live tracker's message id, a
+# reminder's claim), so a read kept for a version takes them from the probe each time.
+UNVERSIONED = ("tracker_message_id", "reminder_due_at", "reminders_sent")
+
+
 @functools.cache
-def _read_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Select[Any]:
-    """Built once per shape (building the aliases and labels costs more than running the statement)."""
+def _joined(parent_given: bool, open_statuses: tuple[str, ...]) -> tuple[Any, ...]:
+    """The read's tables: the channel's open encounter, its config and its parent's (``parent_id`` given,
+    else the one the channel's row names), both channels' party instances."""
     own, parent = _CONFIG.alias("own"), _CONFIG.alias("parent")
     own_instance, parent_instance = _INSTANCE.alias("own_instance"), _INSTANCE.alias("parent_instance")
     parent_channel = sa.bindparam("parent_id", type_=sa.BigInteger) if parent_given else own.c.parent_id
+    source = (
+        _ENCOUNTER.outerjoin(own, own.c.channel_id == _ENCOUNTER.c.channel_id)
+        .outerjoin(parent, parent.c.channel_id == parent_channel)
+        .outerjoin(own_instance, own_instance.c.channel_id == _ENCOUNTER.c.channel_id)
+        .outerjoin(parent_instance, parent_instance.c.channel_id == parent.c.channel_id)
+    )
+    where = (
+        _ENCOUNTER.c.channel_id == sa.bindparam("channel_id", type_=sa.BigInteger),
+        sa.or_(*(_ENCOUNTER.c.status == sa.bindparam(f"status_{i}", s) for i, s in enumerate(open_statuses))),
+    )
+    return source, where, own, parent, own_instance, parent_instance
+
+
+@functools.cache
+def _read_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Select[Any]:
+    """Every column of the joined rows; built once per shape (building the aliases and labels costs more
+    than running the statement)."""
+    source, where, own, parent, own_instance, parent_instance = _joined(parent_given, open_statuses)
     return (
         sa.select(
             *_labelled(_ENCOUNTER, "e_"),
@@ -232,29 +282,103 @@ def _read_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Se
             *_labelled(own_instance, "oi_"),
             *_labelled(parent_instance, "pi_"),
         )
-        .select_from(_ENCOUNTER)
-        .outerjoin(own, own.c.channel_id == _ENCOUNTER.c.channel_id)
-        .outerjoin(parent, parent.c.channel_id == parent_channel)
-        .outerjoin(own_instance, own_instance.c.channel_id == _ENCOUNTER.c.channel_id)
-        .outerjoin(parent_instance, parent_instance.c.channel_id == parent.c.channel_id)
-        .where(
-            _ENCOUNTER.c.channel_id == sa.bindparam("channel_id", type_=sa.BigInteger),
-            sa.or_(
-                *(_ENCOUNTER.c.status == sa.bindparam(f"status_{i}", s) for i, s in enumerate(open_statuses))
-            ),
-        )
+        .select_from(source)
+        .where(*where)
     )
 
 
+@functools.cache
+def _probe_statement(parent_given: bool, open_statuses: tuple[str, ...]) -> sa.Select[Any]:
+    """The same rows' versions (and the encounter's unversioned columns): what tells a kept read from a
+    stale one, without the state's JSON or the settings' columns."""
+    source, where, own, parent, own_instance, parent_instance = _joined(parent_given, open_statuses)
+    return (
+        sa.select(
+            _ENCOUNTER.c.id.label("e_id"),
+            _ENCOUNTER.c.version.label("e_version"),
+            *(_ENCOUNTER.c[name].label("e_" + name) for name in UNVERSIONED),
+            *_versions(own, parent, own_instance, parent_instance),
+        )
+        .select_from(source)
+        .where(*where)
+    )
+
+
+_VERSIONED_PARTS = ("o_", "p_", "oi_", "pi_")
+
+
+def _versions(*tables: Any) -> list[sa.ColumnElement[Any]]:
+    return [
+        column
+        for table, prefix in zip(tables, _VERSIONED_PARTS, strict=True)
+        for column in (
+            table.c.channel_id.label(prefix + "channel_id"),
+            table.c.version.label(prefix + "version"),
+        )
+    ]
+
+
+def _key(row: Mapping[str, Any], parent_id: int | None) -> tuple[Any, ...]:
+    """What a kept read of an encounter's version must still match: the parent asked for, and which
+    settings and instance rows were joined at which versions."""
+    return (
+        parent_id,
+        *(row[prefix + name] for prefix in _VERSIONED_PARTS for name in ("channel_id", "version")),
+    )
+
+
+class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
+    """The newest read of recent encounters: ``(encounter id, version) → (key, read)``. Every write to the
+    rows it joins bumps their version (``versioned_update``) except the encounter's ``UNVERSIONED``
+    columns, so a read whose key the probe matches is the read the database would give, once those are
+    taken from the probe."""
+
+    def __init__(self, size: int = SIZE) -> None:
+        super().__init__(size)
+
+    def keep(self, read: ChangeRead, key: tuple[Any, ...]) -> None:
+        self.put(read.encounter.id or 0, read.encounter.version, (key, read))
+
+    def advance(self, encounter_id: int, version: int, values: Mapping[str, Any]) -> None:
+        """A change saved ``values`` (with ``version`` + 1) to the encounter's row at ``version`` and wrote
+        none of the other rows the read joins: the kept read becomes that of the new version, its values
+        as the database gives them back."""
+        kept = self.get(encounter_id, version)
+        if kept is None:
+            return
+        key, read = kept
+        stored = {name: _as_read_back(value) for name, value in values.items()}
+        self.put(encounter_id, version + 1, (key, read.copy(**stored, version=version + 1)))
+
+    def matching(self, probe: Mapping[str, Any], key: tuple[Any, ...]) -> ChangeRead | None:
+        kept = self.get(probe["e_id"], probe["e_version"])
+        if kept is None or kept[0] != key:
+            return None
+        return kept[1].copy(**{name: probe["e_" + name] for name in UNVERSIONED})
+
+
 async def read_for_change(
-    session: AsyncSession, channel_id: int, parent_id: int | None, open_statuses: Sequence[str]
+    session: AsyncSession,
+    cache: ReadCache,
+    channel_id: int,
+    parent_id: int | None,
+    open_statuses: Sequence[str],
 ) -> ChangeRead | None:
     """The channel's open encounter with the channel's config, its parent's (``parent_id``, else the one the
-    channel's row names) and both channels' party instances; ``None`` when no encounter is open there."""
-    statement = _read_statement(parent_id is not None, tuple(open_statuses))
+    channel's row names) and both channels' party instances; ``None`` when no encounter is open there.
+
+    A probe of the rows' versions comes first; where ``cache`` holds a read of exactly those, it is
+    returned (new objects) instead of reading every column again."""
+    shape = (parent_id is not None, tuple(open_statuses))
     params = {"channel_id": channel_id, "parent_id": parent_id}
-    rows = await lean.select(session, statement, params)
-    if not rows:
+    probe = await lean.select(session, _probe_statement(*shape), params)
+    if not probe:
+        return None
+    kept = cache.matching(probe[0], _key(probe[0], parent_id))
+    if kept is not None:
+        return kept
+    rows = await lean.select(session, _read_statement(*shape), params)
+    if not rows:  # ended between the two statements (a read outside the change path)
         return None
     row = rows[0]
     found = {
@@ -265,9 +389,11 @@ async def read_for_change(
         )
         if i is not None
     }
-    return ChangeRead(
+    read = ChangeRead(
         encounter=_part(row, "e_", Encounter, "id"),
         own=_part(row, "o_", ChannelConfig, "channel_id"),
         parent=_part(row, "p_", ChannelConfig, "channel_id"),
         instances=found,
     )
+    cache.keep(read, _key(row, parent_id))
+    return read.copy()

@@ -189,6 +189,9 @@ class EncounterEdit(EncounterView):
     loaded_combatants: list[dict[str, Any]] = field(default_factory=list)  # what the save compares with
     rows_saved: bool = False  # the rows this change leaves are known without reading them again
     saved_combatants: list[dict[str, Any]] = field(default_factory=list)  # their values, as saved
+    # the encounter row's values this change saved, where it wrote no other row the change's read joins
+    # (the channel's settings, party instances): the read of the new version is then known
+    saved_encounter: dict[str, Any] | None = None
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -426,14 +429,15 @@ class EncounterEdit(EncounterView):
             due = first_due(policy, now)
         values.update(reminders_sent=sent, reminder_due_at=due)
 
-    async def _record_instance(self) -> None:
-        """The channel's instance follows the state just saved (an undo too), in the same transaction."""
+    async def _record_instance(self) -> bool:
+        """The channel's instance follows the state just saved (an undo too), in the same transaction.
+        Whether its row was written."""
         keep = instances.keeper(self.system)
         if keep is None:
-            return
+            return False
         keys = {str(c.id): str(c.character_id) for c in self.combatants if c.is_pc and c.character_id}
         after = keep.instance_record(instances.stored(self.instance), self.state, keys)
-        await instances.save(
+        return await instances.save(
             self.session,
             self.instance,
             channel_id=instances.instance_channel(self.where, self.view),
@@ -459,10 +463,11 @@ class EncounterEdit(EncounterView):
             undo_data = None
             tracker, turn = self.tracker(), self.turn()  # of the state put back
             writes: list[lean.Write] = []
+            saved: dict[str, Any] | None = None  # written field by field (``_put_back``)
         else:
             await sheet_sync.refresh_turn_sheets(self)  # RULES.md §4: a new turn takes the current sheet
             tracker, turn = self.tracker(), self.turn()
-            values = self._project(tracker, turn)
+            values = saved = self._project(tracker, turn)
             await self._schedule_reminders(values, turn)
             grapples_replaced = await self._replace_grapples(tracker)
             self.rows_saved = not grapples_replaced
@@ -482,9 +487,10 @@ class EncounterEdit(EncounterView):
                 ),
                 *encounter_rows.combatant_writes(self.loaded_combatants, self.saved_combatants),
             ]
-        await self._record_instance()
+        other_rows_written = await self._record_instance()
         remaining = list(self.dice.remaining)
         if remaining != queue_before:
+            other_rows_written = True
             if self.config is None:
                 await insert_channel(
                     self.session,
@@ -522,6 +528,8 @@ class EncounterEdit(EncounterView):
             await self.session.flush()
         # the transaction's last statements: on SQLite they commit in the same call
         await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)], last=True)
+        if not other_rows_written:
+            self.saved_encounter = saved
         self.result = EncounterResult(
             encounter_id=self.encounter.id or 0,
             name=str(self._updates.get("name", self.encounter.name)),
@@ -584,7 +592,9 @@ async def edit_encounter(
     states = parsed_states(bot.store)
     async with bot.store.change(channel_key(where.channel_id)) as session:
         if opening is None:
-            read = await encounter_rows.read_for_change(session, where.channel_id, where.parent_id, OPEN)
+            read = await encounter_rows.read_for_change(
+                session, states.reads, where.channel_id, where.parent_id, OPEN
+            )
             if read is None:
                 raise NoEncounter()
             encounter, config, view = read.encounter, read.own, view_of(read.own, read.parent)
@@ -630,6 +640,8 @@ async def edit_encounter(
         yield edit
         await edit._save()
     states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
+    if edit.saved_encounter is not None:
+        states.reads.advance(encounter.id or 0, edit.loaded_version, edit.saved_encounter)
     states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
     if edit.rows_saved:
         states.rows.put(

@@ -84,17 +84,18 @@ async def save(
     system: str,
     state: Mapping[str, Any],
     clock: Callable[[], datetime],
-) -> None:
+) -> bool:
     """Write the instance: the first row, or a version-checked update of the one loaded (another system's
-    row is replaced). ``StaleInstance`` when someone else wrote in between."""
+    row is replaced); whether anything was written (not when it is unchanged). ``StaleInstance`` when
+    someone else wrote in between."""
     if loaded is not None and dict(loaded.state) == dict(state):
-        return
+        return False
     values = {"system": system, "state": dict(state), "updated_at": clock()}
     if loaded is not None:
         await versioned_update(
             session, PartyInstance, channel_id, loaded.version, values, stale=StaleInstance
         )
-        return
+        return True
     existing = await session.get(PartyInstance, channel_id)
     if existing is None:
         await write_turn(session)
@@ -112,8 +113,9 @@ async def save(
             await session.flush()
         except IntegrityError as err:  # another fight opened the instance first
             raise StaleInstance() from err
-        return
+        return True
     await versioned_update(session, PartyInstance, channel_id, existing.version, values, stale=StaleInstance)
+    return True
 
 
 async def _here(bot: Any, where: Where) -> tuple[KeepsInstances, str, int]:

@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Mapping
 from typing import Any
 
-from bot.encounter_rows import RowCache
+from bot.encounter_rows import ReadCache, RowCache
 from bot.latest import LatestByEncounter
 from rules.encounter import System
 
@@ -28,6 +28,7 @@ class ParsedStates:
         self._states: LatestByEncounter[tuple[str, Any]] = LatestByEncounter(size)  # (system, state)
         self._seqs: LatestByEncounter[int] = LatestByEncounter(size)
         self.rows = RowCache(size)  # the combatant and grapple rows of the same versions
+        self.reads = ReadCache(size)  # the change's read of the same versions (``read_for_change``)
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
         kept = self._states.get(encounter_id, version)

@@ -40,6 +40,7 @@ def busy_state() -> D6State:
 def test_state_round_trips_exactly_through_json():
     s = busy_state()
     raw = json.loads(json.dumps(s.to_dict()))
+    assert raw == s.to_dict()  # plain JSON as built (lists, text keys)
     assert D6State.from_dict(raw) == s
     assert D6State.from_dict(raw).to_dict() == s.to_dict()
     assert D6State.from_dict(D6State().to_dict()) == D6State()
