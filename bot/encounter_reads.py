@@ -55,7 +55,18 @@ class EncounterView:
     combatants: list[CombatantRow]
 
     def tracker(self) -> TrackerView:
-        return self.system.tracker(self.state)
+        states = self.kept_states()
+        if states is None:
+            return self.system.tracker(self.state)
+        return states.tracker(self.system, self.encounter_id, self.state)
+
+    def kept_states(self) -> ParsedStates | None:
+        """The process's cache for this encounter's database, where the view knows it."""
+        return None
+
+    @property
+    def encounter_id(self) -> int:
+        raise NotImplementedError
 
     def turn(self) -> TurnStatus:
         return self.system.turn(self.state)
@@ -78,6 +89,13 @@ class EncounterRead(EncounterView):
     @property
     def system(self) -> System:
         return get_system(self.encounter.system)
+
+    def kept_states(self) -> ParsedStates | None:
+        return self.states
+
+    @property
+    def encounter_id(self) -> int:
+        return self.encounter.id or 0
 
     @property
     def state(self) -> Any:

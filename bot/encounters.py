@@ -61,7 +61,7 @@ from bot.models import (
     PartyInstance,
     UTCDateTime,
 )
-from bot.parsed_states import parsed_states
+from bot.parsed_states import ParsedStates, parsed_states
 from bot.reminder_policy import first_due
 from bot.store import (
     ChannelView,
@@ -212,6 +212,13 @@ class EncounterEdit(EncounterView):
     def require_running(self) -> None:
         if self.status != "running":
             raise NotRunning()
+
+    def kept_states(self) -> ParsedStates | None:
+        return parsed_states(self.bot.store)
+
+    @property
+    def encounter_id(self) -> int:
+        return self.encounter.id or 0
 
     # -- combatants ----------------------------------------------------------------------------------
     def by_key(self, cid: str) -> CombatantRow | None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.encounter_rows import ReadCache, RowCache
 from bot.latest import LatestByEncounter
-from rules.encounter import System
+from rules.encounter import System, TrackerView
 
 SIZE = 512  # encounters in play whose newest state is kept
 
@@ -29,6 +29,7 @@ class ParsedStates:
         self._seqs: LatestByEncounter[int] = LatestByEncounter(size)
         self.rows = RowCache(size)  # the combatant and grapple rows of the same versions
         self.reads = ReadCache(size)  # the change's read of the same versions (``read_for_change``)
+        self._views: LatestByEncounter[tuple[Any, TrackerView]] = LatestByEncounter(size)  # (state, view)
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
         kept = self._states.get(encounter_id, version)
@@ -40,6 +41,17 @@ class ParsedStates:
 
     def put(self, system: System, encounter_id: int, version: int, state: Any) -> None:
         self._states.put(encounter_id, version, (system.name, state))
+
+    def tracker(self, system: System, encounter_id: int, state: Any) -> TrackerView:
+        """The rules' tracker view of ``state``, made once per state object (the rules' states are immutable
+        values): a change's save makes the view of the state it leaves, and the next change's checks, the
+        status and the live tracker look at that same state."""
+        kept = self._views.get(encounter_id, 0)
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        view = system.tracker(state)
+        self._views.put(encounter_id, 0, (state, view))  # the state is held, so no other takes its place
+        return view
 
     def last_seq(self, encounter_id: int, version: int) -> int | None:
         """The log row that made this version of the encounter, when this process wrote it."""

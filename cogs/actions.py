@@ -125,7 +125,7 @@ def _target_id(edit: EncounterEdit, typed: str | None) -> tuple[str | None, str 
 
 def _check_fallen(edit: EncounterEdit, target_id: str, confirm: bool) -> None:
     """A dead target is refused; a downed one needs ``confirm`` (with what the system says about it)."""
-    row = next((r for r in edit.system.tracker(edit.state).order if r.id == target_id), None)
+    row = next((r for r in edit.tracker().order if r.id == target_id), None)
     state = enc_text.standing(row) if row is not None else ""
     if state == "dead" or (state and not confirm):
         raise BotError(enc_text.attack_the_fallen(row.name, state, edit.system.traits.downed_note))

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.encounter_reads import OPEN, load_encounter
 from bot.encounter_rows import read_for_change
 from bot.encounters import edit_encounter, set_tracker_message, start_encounter
 from bot.models import Encounter
 from bot.parsed_states import parsed_states
 from bot.store import Store, Where, channel_key, compare_and_set
+from rules.systems.registry import get_system
 from tests.bot.test_encounter_store import GM, HERE, THREAD, FakeBot, setup_fight
 from tests.bot.test_encounter_store import bot as bot  # the fixture
-from tests.bot.test_lean_change import ACROSS_PROCESSES, statements, what
+from tests.bot.test_lean_change import ACROSS_PROCESSES, _condition, statements, what
 
 
 def another_process(fake: FakeBot) -> FakeBot:
@@ -109,3 +112,26 @@ async def test_a_read_outside_a_change_uses_the_kept_read_too(bot: FakeBot) -> N
     assert read is not None and read.encounter.id == eid
     assert [what(s) for s in seen] == ["SELECT encounter"] and "encounter.state" not in seen[0], seen
     assert len(parsed_states(bot.store).reads) == 1
+
+
+async def test_the_tracker_of_a_state_is_made_once(bot: FakeBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The save makes the view of the state it leaves; the next change's checks and a status read look at
+    that same state and take the same view."""
+    await setup_fight(bot)
+    system = type(get_system("nyra"))
+    made: list[Any] = []
+    passed_on = system.tracker
+
+    def counted(self: Any, state: Any) -> Any:
+        made.append(state)
+        return passed_on(self, state)
+
+    monkeypatch.setattr(system, "tracker", counted)
+    await _condition(bot, False)
+    assert len(made) == 1
+    read = await load_encounter(bot, HERE)
+    assert read is not None and read.tracker() is read.tracker()
+    async with edit_encounter(bot, HERE, GM, "gm note") as edit:
+        assert edit.tracker() is read.tracker()
+        edit.summary = "looked"
+    assert len(made) == 1

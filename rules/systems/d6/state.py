@@ -10,6 +10,7 @@ round-trip exactly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -20,6 +21,18 @@ from rules.systems.d6.sheet import Sheet
 Stance = Literal["block", "parry", "dodge"]
 Status = Literal["active", "out", "dead"]
 STANCES: tuple[str, ...] = ("block", "parry", "dodge")
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def _flat_dict(record: Any) -> dict[str, Any]:
+    """A dataclass of plain values (text, numbers, flags) as a dict: ``dataclasses.asdict`` without its
+    recursion and deep copies (a declared turn's plan is saved with every change, and ``asdict`` made a
+    seventh of a declared attack's CPU)."""
+    return {name: getattr(record, name) for name in _field_names(type(record))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,11 +224,11 @@ class Grapple:
         return dataclasses.replace(self, counter=max(-3, min(3, self.counter + delta)))
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return _flat_dict(self)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Grapple:
-        return cls(**{f.name: raw[f.name] for f in dataclasses.fields(cls)})
+        return cls(**{name: raw[name] for name in _field_names(cls)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +248,7 @@ class HealPool:
         return max(0, self.capacity - self.uses)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return _flat_dict(self)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> HealPool:
@@ -292,11 +305,11 @@ class PlannedAction:
     of_move: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return _flat_dict(self)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> PlannedAction:
-        return cls(**{f.name: raw[f.name] for f in dataclasses.fields(cls) if f.name in raw})
+        return cls(**{name: raw[name] for name in _field_names(cls) if name in raw})
 
 
 @dataclass(frozen=True, slots=True)
