@@ -100,8 +100,8 @@ def _row_dict(row: Any) -> dict[str, Any]:
 
 def _as_json(values: dict[str, Any]) -> dict[str, Any]:
     """A row's values as a snapshot holds them: datetimes as text. ``values`` itself where it has none (a
-    combatant row never does); its JSON values are shared, as loaded rows are replaced, never changed in
-    place."""
+    combatant row never does, so a snapshot takes those as they are; a test keeps it so); its JSON values
+    are shared, as loaded rows are replaced, never changed in place."""
     if not any(isinstance(value, datetime) for value in values.values()):
         return values
     return {
@@ -134,7 +134,7 @@ def _snapshot_of(
     """``snapshot`` from the combatants' values."""
     return {
         "encounter": _row_dict(encounter),
-        "combatants": [_as_json(c) for c in sorted(combatants, key=lambda c: c["id"] or 0)],
+        "combatants": sorted(combatants, key=lambda c: c["id"] or 0),  # no datetimes: as they are
         "grapples": [_row_dict(g) for g in sorted(grapples, key=lambda g: g.id or 0)],
     }
 
@@ -377,7 +377,7 @@ class EncounterEdit(EncounterView):
         written = _as_json(values)
         after = {
             "encounter": {**self.before["encounter"], **written, "version": self.loaded_version + 1},
-            "combatants": [_as_json(c) for c in combatants],
+            "combatants": list(combatants),  # as in ``_snapshot_of``
             "grapples": None if grapples_replaced else self.before["grapples"],  # new rows: put the old back
         }
         return undo_record.record(self.before, after)

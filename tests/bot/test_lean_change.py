@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.encounter_rows import COMBATANTS, GRAPPLES, CombatantRow, GrappleRow
 from bot.encounters import edit_encounter
-from bot.models import Combatant, EventLog
+from bot.models import Combatant, EventLog, UTCDateTime
 from bot.settings import Settings
 from bot.store import Store
 from tests.bot.test_encounter_store import GM, HERE, FakeBot, setup_fight
@@ -201,6 +201,13 @@ async def test_a_change_that_must_wait_for_the_write_lock_waits_in_the_drivers_t
     async with bot.store.sessions() as session:
         logged = await session.exec(select(EventLog.command).order_by(EventLog.seq.desc()).limit(2))  # type: ignore[union-attr]
         assert logged.scalars().all() == ["gm condition", "gm condition"]
+
+
+def test_a_combatant_row_holds_no_datetimes() -> None:
+    """Undo snapshots take a combatant's values as they are (a datetime would need its text form)."""
+    import sqlalchemy as sa
+
+    assert not [c.name for c in COMBATANTS.columns if isinstance(c.type, sa.DateTime | UTCDateTime)]
 
 
 def test_the_plain_rows_have_the_tables_columns() -> None:
