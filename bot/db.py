@@ -25,7 +25,7 @@ import aiosqlite
 import orjson
 from sqlalchemy import event, text
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -168,9 +168,7 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
     file's folder is created if needed; PostgreSQL needs neither (its server has its own settings)."""
     if database_path is not None:
         database_path.parent.mkdir(parents=True, exist_ok=True)
-    if database_url.startswith("postgresql"):
-        kwargs.setdefault("pool_pre_ping", True)  # a restarted server must not fail the next command
-    else:
+    if not database_url.startswith("postgresql"):
         # SQLite has one writer and WAL readers: a few connections keep every change and read going, and
         # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB).
         kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
@@ -185,7 +183,19 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         event.listen(engine.sync_engine, "connect", _on_connect)
     else:
         event.listen(engine.sync_engine, "before_cursor_execute", _nul_to_replacement, retval=True)
+        if not kwargs.get("pool_pre_ping"):
+            event.listen(engine.sync_engine, "checkout", _refuse_closed_connection)
     return engine
+
+
+def _refuse_closed_connection(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    """A pooled connection the server has closed (a restart, an idle timeout, a terminated backend) is not
+    lent out: the pool replaces it, so a restarted server does not fail the next command. asyncpg notices
+    the server's goodbye as soon as the loop reads it, so this costs no round trip; ``pool_pre_ping``
+    spent one on every checkout (3–8 % of a change's CPU)."""
+    driver = getattr(dbapi_connection, "driver_connection", None)
+    if driver is not None and driver.is_closed():
+        raise DisconnectionError("the server closed this connection")
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -370,7 +370,7 @@ async def test_migration_0004_gives_existing_characters_a_version(bot_settings: 
         await engine.dispose()
 
 
-@pytest.mark.skipif(ON_POSTGRES, reason="a checkout pings PostgreSQL: round trips also order the entries")
+@pytest.mark.skipif(ON_POSTGRES, reason="PostgreSQL: a change's round trips order the entries too")
 async def test_changes_take_the_pools_connections_in_the_order_they_asked(bot_settings: Settings) -> None:
     """The pool's own queue lets a newcomer take a connection given back before the change woken for it
     runs, and that change queues again at the end; the store's gate keeps arrival order. Forty changes to
