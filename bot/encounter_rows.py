@@ -187,7 +187,7 @@ async def replace_combatants(session: AsyncSession, encounter_id: int, rows: Seq
 
 @dataclass(frozen=True, slots=True)
 class ChangeRead:
-    """What a change to a channel's open encounter starts from, read in one statement."""
+    """What a change to a channel's open encounter starts from, read in one statement (or kept)."""
 
     encounter: Encounter
     own: ChannelConfig | None

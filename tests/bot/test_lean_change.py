@@ -79,9 +79,9 @@ async def test_the_next_log_number_is_known_without_asking(bot: FakeBot) -> None
 
 
 async def test_a_change_reads_once_and_writes_only_what_changed(bot: FakeBot) -> None:
-    """One statement reads the encounter with its channel's settings and party instance (the rows of a
-    version this process knows are not read again); the writes are the encounter, the changed combatant and
-    the log row."""
+    """One statement reads the encounter with its channel's settings and party instance (of a version this
+    process knows, only their versions: ``tests/bot/test_kept_reads.py``; its rows are not read again); the
+    writes are the encounter, the changed combatant and the log row."""
     await setup_fight(bot)
     await _condition(bot, False)
     with statements(bot) as seen:
