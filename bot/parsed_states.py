@@ -19,6 +19,10 @@ from bot.latest import LatestByEncounter
 from rules.encounter import System, TrackerView
 
 SIZE = 512  # encounters in play whose newest state is kept
+# Reads kept: each holds its state's JSON as parsed (about 100 KB for a long D6 fight until a change here
+# replaces it with what it saved, which shares the sheets), so fewer than the states; a read not kept is
+# only read whole again.
+READS_KEPT = 64
 
 
 class ParsedStates:
@@ -28,7 +32,7 @@ class ParsedStates:
         self._states: LatestByEncounter[tuple[str, Any]] = LatestByEncounter(size)  # (system, state)
         self._seqs: LatestByEncounter[int] = LatestByEncounter(size)
         self.rows = RowCache(size)  # the combatant and grapple rows of the same versions
-        self.reads = ReadCache(size)  # the change's read of the same versions (``read_for_change``)
+        self.reads = ReadCache(min(size, READS_KEPT))  # the change's read (``read_for_change``)
         self._views: LatestByEncounter[tuple[Any, TrackerView]] = LatestByEncounter(size)  # (state, view)
 
     def get(self, system: System, encounter_id: int, version: int, raw: Mapping[str, Any]) -> Any:
