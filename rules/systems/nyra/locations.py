@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.errors import NotFound
@@ -41,6 +41,10 @@ class LocationRow:
     kind: LocationKind
 
 
+def _key(name: str | None) -> str:
+    return " ".join((name or "").replace("_", " ").split()).lower()
+
+
 @dataclass(frozen=True, slots=True)
 class LocationTable:
     """A creature's location die and chart."""
@@ -48,10 +52,21 @@ class LocationTable:
     name: str
     die: int
     rows: tuple[LocationRow, ...]
+    # each location's row by its spelling here and by its plain lowercase key, made on first use: a
+    # tracker looks every location of every combatant up several times (the table is frozen)
+    _by_name: dict[str, LocationRow] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def locations(self) -> tuple[str, ...]:
         return tuple(row.location for row in self.rows)
+
+    def _index(self) -> dict[str, LocationRow]:
+        found = self._by_name
+        if found is None:
+            found = {_key(row.location): row for row in self.rows}
+            found |= {row.location: row for row in self.rows}
+            object.__setattr__(self, "_by_name", found)  # frozen: a cache, not a change of the table
+        return found
 
     def location_for(self, roll: int) -> str:
         for row in self.rows:
@@ -60,21 +75,23 @@ class LocationTable:
         raise NotFound(f"The {self.name} location table has no entry for a roll of {roll}.")
 
     def kind_of(self, location: str) -> LocationKind:
-        return self._row(self.find(location)).kind
+        return self._found(location).kind
 
     def find(self, name: str) -> str:
         """The table's spelling of a location named case-insensitively (``left arm`` → ``Left Arm``)."""
-        key = " ".join((name or "").replace("_", " ").split()).lower()
-        for row in self.rows:
-            if row.location.lower() == key:
-                return row.location
-        raise NotFound(f"`{name}` is not a location here. Locations: {', '.join(self.locations)}.")
+        return self._found(name).location
 
-    def _row(self, location: str) -> LocationRow:
-        return next(row for row in self.rows if row.location == location)
+    def _found(self, name: str) -> LocationRow:
+        index = self._index()
+        row = index.get(name) if isinstance(name, str) else None
+        if row is None:
+            row = index.get(_key(name))
+        if row is None:
+            raise NotFound(f"`{name}` is not a location here. Locations: {', '.join(self.locations)}.")
+        return row
 
     def faces_of(self, location: str) -> tuple[int, int]:
-        row = self._row(self.find(location))
+        row = self._found(location)
         return (row.low, row.high)
 
 

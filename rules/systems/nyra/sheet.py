@@ -68,6 +68,8 @@ class NyraSheet(StoredOnce):
     notes: str = ""
     shield: str | None = None
     _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)  # StoredOnce
+    # each location's health by its table spelling, made on first use (the sheet is frozen)
+    _health: dict[str, LocationHealth] | None = field(default=None, init=False, repr=False, compare=False)
 
     # --- reading -------------------------------------------------------------------------------------
     def stat(self, name: str) -> int:
@@ -115,14 +117,22 @@ class NyraSheet(StoredOnce):
         return load_tables().location_table(self.location_table)
 
     def health(self, location: str) -> LocationHealth:
-        table = self.table()
-        canonical = table.find(location)
-        return location_health(
-            table.kind_of(canonical),
-            self.stat("CON"),
-            self.stat("STR"),
-            self.location_health.get(canonical),
-        )
+        kept = self._health
+        if kept is None:
+            kept = {}
+            object.__setattr__(self, "_health", kept)  # frozen: a cache, not a change of the sheet
+        found = kept.get(location)
+        if found is None:
+            table = self.table()
+            canonical = table.find(location)
+            found = location_health(
+                table.kind_of(canonical),
+                self.stat("CON"),
+                self.stat("STR"),
+                self.location_health.get(canonical),
+            )
+            kept[location] = found
+        return found
 
     def armour_value(self, location: str, damage_type: DamageType) -> tuple[tuple[str, int], ...]:
         return armour_at(self.armour, location, damage_type)

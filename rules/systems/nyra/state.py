@@ -42,6 +42,9 @@ class NyraCombatant:
     energy: int | None = None
     is_pc: bool = True
     conditions: tuple[str, ...] = ()
+    # every location's wound state, made on first use: the tracker, bleeding and "is it dead" all ask
+    # (the combatant is frozen; a change makes a new one)
+    _wounds: dict[str, WoundState] | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_sheet(
@@ -76,7 +79,11 @@ class NyraCombatant:
         )
 
     def wounds(self) -> dict[str, WoundState]:
-        return {loc: self.wound(loc) for loc in self.sheet.table().locations}
+        found = self._wounds
+        if found is None:
+            found = {loc: self.wound(loc) for loc in self.sheet.table().locations}
+            object.__setattr__(self, "_wounds", found)  # frozen: a cache, not a change of the combatant
+        return dict(found)
 
     @property
     def bleeding(self) -> int:

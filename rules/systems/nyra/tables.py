@@ -218,6 +218,8 @@ class NyraTables:
 
 
 def _lookup(table: dict, name: str, what: str):
+    if name in table:  # the stored spelling (a sheet's location table, every lookup of a tracker)
+        return table[name]
     key = (name or "").strip().lower()
     for k, v in table.items():
         if k.lower() == key:

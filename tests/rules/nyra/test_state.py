@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from rules.errors import ValidationError
+from rules.errors import NotFound, ValidationError
 from rules.systems.nyra import sequence
 from rules.systems.nyra import strike as strikes
 from rules.systems.nyra.creatures import creature
@@ -58,3 +58,25 @@ def test_events_serialise_to_plain_json():
 def test_garbage_is_a_validation_error_not_a_crash(raw):
     with pytest.raises(ValidationError):
         NyraCombat.from_dict(raw)
+
+
+def test_what_a_combatant_and_its_sheet_work_out_once_follows_every_change():
+    """Wound states, location health and table lookups are made once per (frozen) object; a changed one
+    is a new object and works them out anew, and the kept results never count in equality."""
+    from dataclasses import replace
+
+    from rules.systems.nyra.locations import WoundState
+
+    from .helpers import sheet
+
+    fresh = NyraCombatant.from_sheet("a", sheet(CON=6))
+    hurt = replace(fresh, location_damage={"Head": 5})
+    assert fresh.wounds()["Head"] is WoundState.UNHURT and not fresh.dead
+    assert hurt.wounds()["Head"] is WoundState.SLIGHT
+    assert replace(hurt, location_damage={"Head": 40}).dead and not hurt.dead
+    assert hurt == replace(fresh, location_damage={"Head": 5})  # asked or not, equal
+    tougher = replace(fresh.sheet, location_health={"Head": {"slight": 20}})
+    assert fresh.sheet.health("head").slight == 6 and tougher.health("Head").slight == 20
+    assert fresh.sheet.table().find("left_arm") == "Left Arm" == fresh.sheet.table().find("Left Arm")
+    with pytest.raises(NotFound):
+        fresh.sheet.table().find("tail")
