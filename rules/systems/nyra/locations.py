@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from rules.errors import NotFound
+from rules.stored_once import made_once
 from rules.systems.nyra.modifiers import stat_modifier
 
 LocationKind = Literal["head", "chest", "limb"]
@@ -61,12 +62,10 @@ class LocationTable:
         return tuple(row.location for row in self.rows)
 
     def _index(self) -> dict[str, LocationRow]:
-        found = self._by_name
-        if found is None:
-            found = {_key(row.location): row for row in self.rows}
-            found |= {row.location: row for row in self.rows}
-            object.__setattr__(self, "_by_name", found)  # frozen: a cache, not a change of the table
-        return found
+        def index() -> dict[str, LocationRow]:
+            return {_key(row.location): row for row in self.rows} | {row.location: row for row in self.rows}
+
+        return made_once(self, "_by_name", index)
 
     def location_for(self, roll: int) -> str:
         for row in self.rows:
@@ -83,9 +82,7 @@ class LocationTable:
 
     def _found(self, name: str) -> LocationRow:
         index = self._index()
-        row = index.get(name) if isinstance(name, str) else None
-        if row is None:
-            row = index.get(_key(name))
+        row = index.get(name) or index.get(_key(name))
         if row is None:
             raise NotFound(f"`{name}` is not a location here. Locations: {', '.join(self.locations)}.")
         return row

@@ -28,7 +28,7 @@ from typing import Any
 from rules.dice import DiceSource
 from rules.errors import InvalidInput, NotFound, ValidationError
 from rules.events import Outcome
-from rules.stored_once import StoredOnce
+from rules.stored_once import StoredOnce, made_once
 from rules.systems.nyra.armour import ArmourPiece, armour_at, parse_armour
 from rules.systems.nyra.checks import Difficulty, roll_check
 from rules.systems.nyra.events import CheckMade, SequenceRolled
@@ -117,10 +117,7 @@ class NyraSheet(StoredOnce):
         return load_tables().location_table(self.location_table)
 
     def health(self, location: str) -> LocationHealth:
-        kept = self._health
-        if kept is None:
-            kept = {}
-            object.__setattr__(self, "_health", kept)  # frozen: a cache, not a change of the sheet
+        kept: dict[str, LocationHealth] = made_once(self, "_health", dict)
         found = kept.get(location)
         if found is None:
             table = self.table()

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rules.errors import FieldProblem, NotAllowed, NotFound, ValidationError
+from rules.stored_once import made_once
 from rules.systems.nyra.bleeding import bleed_rate
 from rules.systems.nyra.locations import WoundState, wound_state
 from rules.systems.nyra.sheet import NyraSheet, validate_sheet
@@ -79,10 +80,9 @@ class NyraCombatant:
         )
 
     def wounds(self) -> dict[str, WoundState]:
-        found = self._wounds
-        if found is None:
-            found = {loc: self.wound(loc) for loc in self.sheet.table().locations}
-            object.__setattr__(self, "_wounds", found)  # frozen: a cache, not a change of the combatant
+        found = made_once(
+            self, "_wounds", lambda: {loc: self.wound(loc) for loc in self.sheet.table().locations}
+        )
         return dict(found)
 
     @property
