@@ -43,6 +43,7 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
+from rules.stored_once import made_for
 from rules.systems.d6 import checks, gm, instance, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
@@ -100,20 +101,24 @@ def _conditions(state: D6State, c: Combatant) -> tuple[str, ...]:
 
 
 def _action_text(state: D6State, a: PlannedAction) -> str:
-    def name(cid: str) -> str:
-        return state.get(cid).name if state.has(cid) else cid
+    """How the plan shows a declared action; worded once per action and its target's name (the whole plan
+    is shown after every change of its turn)."""
+    target = (state.get(a.target).name if state.has(a.target) else a.target) if a.target else ""
+    return made_for(a, "_tracker_words", target, lambda: _action_words(a, target))
 
+
+def _action_words(a: PlannedAction, target: str) -> str:
     k = a.kind
     if k == "attack":
-        text = f"attack {name(a.target)}" + (f" with {a.weapon}" if a.weapon else "")
+        text = f"attack {target}" + (f" with {a.weapon}" if a.weapon else "")
         text += " (called shot)" if a.called else ""
         text += " (flank)" if a.backstab else ""
     elif k == "defend":
         text = f"total {a.stance}" if a.total else a.stance
     elif k == "grapple":
-        text = f"grapple {a.move} {name(a.target)}"
+        text = f"grapple {a.move} {target}"
     elif k in ("heal", "disengage"):
-        text = f"{k} {name(a.target)}"
+        text = f"{k} {target}"
     elif k == "move":
         text = f"move {a.distance}" + (", leaving melee" if a.leave_melee else "")
     elif k == "check":

@@ -94,6 +94,7 @@ from rules.dice import DiceSource
 from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Event, Note, Outcome
+from rules.stored_once import made_for
 from rules.systems.d6 import gm
 from rules.systems.d6.attack import pick_weapon
 from rules.systems.d6.defense import parse_stance
@@ -279,9 +280,17 @@ def _heals_left(state: D6State) -> tuple[int, int]:
 
 # -- describing a plan ---------------------------------------------------------------------------------
 def describe(state: D6State, a: PlannedAction) -> str:
+    """A declared action in the plan's text; worded once per action and the names it mentions (the whole
+    plan is told with every declaration)."""
+    target = _name(state, a.target) if a.target else ""
+    into = _name(state, a.into) if a.into else ""
+    return made_for(a, "_plan_words", (target, into), lambda: _describe(a, target, into))
+
+
+def _describe(a: PlannedAction, target: str, into: str) -> str:
     k = a.kind
     if k == "attack":
-        text = f"attack {_name(state, a.target)} with {a.weapon or 'the first weapon'}"
+        text = f"attack {target} with {a.weapon or 'the first weapon'}"
         if a.called:
             text += f" (called shot{': ' + a.note if a.note else ''})"
         if a.backstab:
@@ -289,13 +298,13 @@ def describe(state: D6State, a: PlannedAction) -> str:
     elif k == "defend":
         text = f"total {a.stance}" if a.total else a.stance
     elif k == "grapple":
-        text = f"grapple {a.move} {_name(state, a.target)}"
+        text = f"grapple {a.move} {target}"
         if a.move == "throw" and a.storeys:
             text += f" off {a.storeys} storey{'s' if a.storeys != 1 else ''}"
         if a.move == "throw" and a.into:
-            text += f" into {_name(state, a.into)}"
+            text += f" into {into}"
     elif k in ("heal", "disengage"):
-        text = f"{k} {_name(state, a.target)}"
+        text = f"{k} {target}"
     elif k == "move":
         text = f"move {a.distance}" + (", leaving melee without disengaging" if a.leave_melee else "")
     elif k == "stealth":

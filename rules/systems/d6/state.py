@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules.errors import InvalidInput, NotFound
+from rules.stored_once import StoredOnce
 from rules.systems.d6.sheet import Sheet
 
 Stance = Literal["block", "parry", "dodge"]
@@ -25,7 +26,8 @@ STANCES: tuple[str, ...] = ("block", "parry", "dodge")
 
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+    """The fields a record is made from and stored with (not a cache slot: ``init=False``)."""
+    return tuple(f.name for f in dataclasses.fields(cls)  if f.init)
 
 
 def _flat_dict(record: Any) -> dict[str, Any]:
@@ -271,7 +273,7 @@ ACTION_KINDS: tuple[str, ...] = (
 
 
 @dataclass(frozen=True, slots=True)
-class PlannedAction:
+class PlannedAction(StoredOnce):
     """One declared action of a turn (RULES.md §3 "Turn"). Unused fields keep their defaults.
 
     attack: target, weapon, called, backstab (flank: set by the attacker), bonus, gm_stage; defend: stance,
@@ -303,6 +305,12 @@ class PlannedAction:
     note: str = ""
     difficulty: int | None = None
     of_move: bool = False
+    # A declared action is saved and shown with every change of its turn, and a turn's plan only grows:
+    # its stored form (``StoredOnce``), and its words in the tracker and in the plan's text, each with the
+    # names they were made with (``rules.stored_once.made_for``).
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    _tracker_words: tuple[Any, str] | None = field(default=None, init=False, repr=False, compare=False)
+    _plan_words: tuple[Any, str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return _flat_dict(self)
@@ -321,7 +329,7 @@ class Plan:
     locked: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"actor": self.actor, "actions": [a.to_dict() for a in self.actions], "locked": self.locked}
+        return {"actor": self.actor, "actions": [a.stored() for a in self.actions], "locked": self.locked}
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Plan:
@@ -356,7 +364,10 @@ class D6State:
         raise NotFound(f"No combatant `{cid}` in this encounter.")
 
     def has(self, cid: str) -> bool:
-        return any(c.id == cid for c in self.combatants)
+        for c in self.combatants:  # a loop, not ``any()``: a change's tracker asks hundreds of times
+            if c.id == cid:
+                return True
+        return False
 
     @property
     def current(self) -> str | None:
