@@ -17,16 +17,18 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 import orjson
 from sqlalchemy import event, text
+from sqlalchemy.dialects.sqlite.aiosqlite import AsyncAdapt_aiosqlite_connection
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.util.concurrency import await_only
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 if TYPE_CHECKING:
@@ -143,14 +145,36 @@ class _SQLiteConnection(aiosqlite.Connection):
             await super().rollback()
 
 
-def _sqlite_connector(path: str) -> Callable[[], Awaitable[aiosqlite.Connection]]:
-    """What SQLAlchemy's aiosqlite dialect would connect with (the file, ``check_same_thread=False``), as a
-    ``_SQLiteConnection``."""
+class _SQLiteAdapter(AsyncAdapt_aiosqlite_connection):
+    """SQLAlchemy's adapter of a ``_SQLiteConnection``, asking first whether a commit or rollback has
+    anything to do. Each goes through the greenlet to the loop and back before the connection could say
+    so itself; a session's commit and the pool's rollback when it takes the connection back are two such
+    trips on every change."""
 
-    async def connect() -> aiosqlite.Connection:
+    __slots__ = ()
+
+    def _has_transaction(self) -> bool:
+        driver = self._connection
+        return driver._connection is not None and driver.in_transaction  # closed: nothing open
+
+    def commit(self) -> None:
+        if self._has_transaction():
+            super().commit()
+
+    def rollback(self) -> None:
+        if self._has_transaction():
+            super().rollback()
+
+
+def _sqlite_creator(path: str, dbapi: Callable[[], Any]) -> Callable[[], _SQLiteAdapter]:
+    """What SQLAlchemy's aiosqlite dialect would connect with (the file, ``check_same_thread=False``), as a
+    ``_SQLiteAdapter`` of a ``_SQLiteConnection``. ``dbapi()`` is the engine's adapted DBAPI module (the
+    engine exists by the first connection)."""
+
+    def connect() -> _SQLiteAdapter:
         connection = _SQLiteConnection(functools.partial(sqlite3.connect, path, check_same_thread=False), 64)
         connection._thread.daemon = True  # as SQLAlchemy's dialect does: a leaked one never blocks the exit
-        return await connection
+        return _SQLiteAdapter(dbapi(), await_only(connection))
 
     return connect
 
@@ -174,8 +198,8 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
         kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
         path = _plain_sqlite_file(make_url(database_url))
-        if path is not None and "creator" not in kwargs:
-            kwargs.setdefault("async_creator", _sqlite_connector(path))
+        if path is not None and "creator" not in kwargs and "async_creator" not in kwargs:
+            kwargs["creator"] = _sqlite_creator(path, lambda: engine.dialect.dbapi)
     kwargs.setdefault("json_serializer", _compact_json)
     kwargs.setdefault("json_deserializer", _json_value)
     engine = create_async_engine(database_url, **kwargs)

@@ -1,5 +1,6 @@
 """SQLite connections skip the rollbacks with nothing to roll back (every read, every committed change),
-and still roll back a transaction left open."""
+and still roll back a transaction left open. SQLAlchemy's adapter asks the connection first: a commit or
+rollback with nothing to do is not even a trip through the greenlet to the loop."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import aiosqlite
 import pytest
 import sqlalchemy as sa
 
+from bot import db
 from bot.models import ChannelConfig
 
 pytestmark = pytest.mark.sqlite_only
@@ -24,6 +26,32 @@ def driver_rollbacks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(aiosqlite.Connection, "rollback", counted)
     return seen
+
+
+@pytest.fixture
+def adapter_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each commit or rollback SQLAlchemy's adapter hands to the connection (through the greenlet)."""
+    seen: list[str] = []
+    for name in ("commit", "rollback"):
+        real = getattr(db._SQLiteConnection, name)
+
+        async def counted(self, real=real, name=name) -> None:
+            seen.append(name)
+            await real(self)
+
+        monkeypatch.setattr(db._SQLiteConnection, name, counted)
+    return seen
+
+
+async def test_reads_hand_no_commit_or_rollback_to_the_connection(sessions, adapter_trips) -> None:
+    async with sessions() as session:
+        await session.get(ChannelConfig, 1)
+    async with sessions() as session, session.begin():
+        await session.get(ChannelConfig, 1)
+    assert adapter_trips == []
+    async with sessions() as session, session.begin():
+        session.add(ChannelConfig(channel_id=3, guild_id=1))
+    assert adapter_trips == ["commit"]  # a write's transaction is committed by the connection
 
 
 async def test_a_read_and_a_committed_change_make_no_rollback_round_trip(sessions, driver_rollbacks) -> None:
