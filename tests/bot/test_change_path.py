@@ -32,6 +32,7 @@ from bot.store import (
     compare_and_set,
     versioned_delete,
     versioned_update,
+    write_turn,
 )
 from cogs.text.errors import describe
 from cogs.text.log import opened_summary
@@ -145,6 +146,60 @@ async def test_changes_to_one_resource_serialise_and_others_do_not_wait(store: S
     release.set()
     await asyncio.wait_for(asyncio.gather(holder, waiting), WAIT)
     assert order == ["first in", "other in", "first out", "same in"]
+
+
+def _lent(engine) -> int:
+    """Connections the pool has lent out now."""
+    return engine.sync_engine.pool.checkedout()
+
+
+async def _stored_channels(store: Store) -> set[int]:
+    async with store.sessions() as session:
+        return set((await session.exec(select(ChannelConfig.channel_id))).scalars())  # type: ignore[call-overload]
+
+
+async def test_a_change_commits_on_a_clean_exit_and_gives_its_connection_back(engine, store: Store) -> None:
+    async with store.change(channel_key(10)) as session:
+        await write_turn(session)
+        session.add(ChannelConfig(channel_id=10, guild_id=1))
+    assert await _stored_channels(store) == {10} and _lent(engine) == 0
+    assert not session.in_transaction()
+
+
+async def test_a_change_that_fails_in_its_block_or_its_commit_saves_nothing(engine, store: Store) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.change(channel_key(11)) as session:
+            await write_turn(session)
+            session.add(ChannelConfig(channel_id=11, guild_id=1))
+            await session.flush()
+            raise RuntimeError("the rules refused")
+    await test_a_change_commits_on_a_clean_exit_and_gives_its_connection_back(engine, store)
+    with pytest.raises(sa.exc.IntegrityError):  # the same channel again: refused by the commit's flush
+        async with store.change(channel_key(10)) as session:
+            await write_turn(session)
+            session.add(ChannelConfig(channel_id=12, guild_id=1))
+            session.add(ChannelConfig(channel_id=10, guild_id=1))
+    assert await _stored_channels(store) == {10} and _lent(engine) == 0
+
+
+async def test_a_change_cancelled_in_its_block_saves_nothing(engine, store: Store) -> None:
+    inside = asyncio.Event()
+
+    async def change() -> None:
+        async with store.change(channel_key(13)) as session:
+            await write_turn(session)
+            session.add(ChannelConfig(channel_id=13, guild_id=1))
+            await session.flush()
+            inside.set()
+            await asyncio.sleep(WAIT * 10)
+
+    task = asyncio.create_task(change())
+    await asyncio.wait_for(inside.wait(), WAIT)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, WAIT)
+    assert await _stored_channels(store) == set() and _lent(engine) == 0
+    assert not store.lock(channel_key(13)).locked()
 
 
 # --- the guarded writes ---------------------------------------------------------------------------------
