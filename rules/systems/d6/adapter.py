@@ -50,7 +50,7 @@ from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
 from rules.systems.d6.house import HouseRules
 from rules.systems.d6.initiative import roll_initiative
-from rules.systems.d6.save import is_pinned, natural_save, stagger_stacks
+from rules.systems.d6.save import is_pinned, natural_save, stagger_stacks_of
 from rules.systems.d6.sheet import ATTRIBUTES, Sheet, field_names, set_field, sheet_from_dict
 from rules.systems.d6.state import Combatant, D6State, PlannedAction
 from rules.systems.d6.turn import multi_action_penalty, start_turn
@@ -75,7 +75,7 @@ def _health(c: Combatant) -> str:
 
 def _conditions(state: D6State, c: Combatant) -> tuple[str, ...]:
     out: list[str] = []
-    stacks = stagger_stacks(state, c.id)
+    stacks = stagger_stacks_of(state, c)
     if stacks:
         out.append("staggered" if stacks == 1 else f"staggered ×{stacks}")
     if c.overwhelmed:
@@ -100,10 +100,10 @@ def _conditions(state: D6State, c: Combatant) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _action_text(state: D6State, a: PlannedAction) -> str:
-    """How the plan shows a declared action; worded once per action and its target's name (the whole plan
-    is shown after every change of its turn)."""
-    target = (state.get(a.target).name if state.has(a.target) else a.target) if a.target else ""
+def _action_text(names: dict[str, str], a: PlannedAction) -> str:
+    """How the plan shows a declared action (``names``: the combatants' by id); worded once per action and
+    its target's name (the whole plan is shown after every change of its turn)."""
+    target = names.get(a.target, a.target)
     return made_for(a, "_tracker_words", target, lambda: _action_words(a, target))
 
 
@@ -139,7 +139,8 @@ def _plan_note(state: D6State) -> str | None:
     if plan is None or not plan.actions or not state.has(plan.actor):
         return None
     pen = multi_action_penalty(plan.actions, state.get(plan.actor).sheet)
-    text = ", ".join(_action_text(state, a) for a in plan.actions)
+    names = {c.id: c.name for c in state.combatants}
+    text = ", ".join(_action_text(names, a) for a in plan.actions)
     head = "plan (locked)" if plan.locked else "plan"
     tail = f" (−{pen.dice}D each)" if pen.dice else ""
     return f"{head}: {text}{tail}"
@@ -550,12 +551,14 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
         plan = _plan_note(state)
         if plan:
             notes.append(plan)
-        if begun and not self.turn(state).actors:
+        turn = self.turn(state)
+        if begun and not turn.actors:
             notes.append("No turn is running: the GM moves on with `/gm next`.")
+        late = {c.id for c in gm.late_joiners(state)}
         for c in rows:
             if begun and c.next_initiative is not None:
                 notes.append(f"{c.name}: initiative {c.next_initiative} from round {state.round + 1}")
-            elif c in gm.late_joiners(state):
+            elif c.id in late:
                 notes.append(f"{c.name} joins the turn order from round {state.round + 1}")
         if state.attackers:
             notes.append(f"attackers: {state.attackers}")
@@ -565,7 +568,7 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             begun=begun,
             round=state.round if begun else None,
             order=tuple(self._row(state, c) for c in rows),
-            current=self.turn(state).actors,
+            current=turn.actors,
             grapples=tuple(GrappleView(g.a, g.b, g.counter, g.pinned_id()) for g in state.grapples),
             heal_pool=HealPoolView(size=pool.capacity, used=pool.uses, instance=state.instance),
             notes=tuple(notes),

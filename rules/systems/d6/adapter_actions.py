@@ -279,11 +279,10 @@ def _heals_left(state: D6State) -> tuple[int, int]:
 
 
 # -- describing a plan ---------------------------------------------------------------------------------
-def describe(state: D6State, a: PlannedAction) -> str:
-    """A declared action in the plan's text; worded once per action and the names it mentions (the whole
-    plan is told with every declaration)."""
-    target = _name(state, a.target) if a.target else ""
-    into = _name(state, a.into) if a.into else ""
+def describe(names: dict[str, str], a: PlannedAction) -> str:
+    """A declared action in the plan's text (``names``: the combatants' by id); worded once per action and
+    the names it mentions (the whole plan is told with every declaration)."""
+    target, into = names.get(a.target, a.target), names.get(a.into, a.into)
     return made_for(a, "_plan_words", (target, into), lambda: _describe(a, target, into))
 
 
@@ -332,7 +331,8 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     plan = _planned(state)
     c = state.get(who)
     pen = multi_action_penalty(plan, c.sheet)
-    steps = "; ".join(f"{i}. {describe(state, a)}" for i, a in enumerate(plan, 1))
+    names = {c.id: c.name for c in state.combatants}
+    steps = "; ".join(f"{i}. {describe(names, a)}" for i, a in enumerate(plan, 1))
     count = f"{pen.counted} action{'s count' if pen.counted != 1 else ' counts'}"
     if pen.free_declared:
         count += f" ({pen.free_declared} free declared, {pen.free_allowed} allowed)"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from rules.systems.d6.events import Mod
 from rules.systems.d6.sheet import Sheet
-from rules.systems.d6.state import D6State
+from rules.systems.d6.state import Combatant, D6State
 
 NATURAL_SAVE = 10
 LAST_GASP_SAVE = 10
@@ -34,21 +34,31 @@ def natural_save(sheet: Sheet) -> int:
 
 def grapple_stacks(state: D6State, cid: str) -> int:
     """Counter points against ``cid`` over all its grapples (each is one staggered stack)."""
+    if not state.grapples:  # most of a fight: the tracker asks for every combatant after every change
+        return 0
     return sum(max(0, -g.toward(cid)) for g in state.grapples_of(cid))
 
 
 def other_stacks(state: D6State, cid: str) -> int:
     """Staggered stacks that do not come from grapples (GM, take-down, an overwhelmed parry)."""
-    c = state.get(cid)
+    return _own_stacks(state.get(cid))
+
+
+def _own_stacks(c: Combatant) -> int:
     return c.staggered + (1 if c.stagger_turns > 0 else 0) + (1 if c.overwhelmed else 0)
 
 
 def stagger_stacks(state: D6State, cid: str) -> int:
-    return grapple_stacks(state, cid) + other_stacks(state, cid)
+    return stagger_stacks_of(state, state.get(cid))
+
+
+def stagger_stacks_of(state: D6State, c: Combatant) -> int:
+    """``stagger_stacks`` of a combatant at hand."""
+    return grapple_stacks(state, c.id) + _own_stacks(c)
 
 
 def is_pinned(state: D6State, cid: str) -> bool:
-    return any(g.pinned_id() == cid for g in state.grapples_of(cid))
+    return bool(state.grapples) and any(g.pinned_id() == cid for g in state.grapples_of(cid))
 
 
 @dataclass(frozen=True, slots=True)

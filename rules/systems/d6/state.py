@@ -27,7 +27,7 @@ STANCES: tuple[str, ...] = ("block", "parry", "dodge")
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
     """The fields a record is made from and stored with (not a cache slot: ``init=False``)."""
-    return tuple(f.name for f in dataclasses.fields(cls)  if f.init)
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def _flat_dict(record: Any) -> dict[str, Any]:
