@@ -101,15 +101,24 @@ async def _driver(session: AsyncSession) -> _Driver | None:
         connection = session.info.get(CONNECTION) or await session.connection()
         found = None
         if connection.dialect.name == "sqlite":
-            found = _Driver(connection, sqlite=(await connection.get_raw_connection()).driver_connection)
+            found = _Driver(connection, sqlite=(await _pooled(connection)).driver_connection)
         elif connection.dialect.driver == "asyncpg":
-            found = _Driver(connection, asyncpg=(await connection.get_raw_connection()).driver_connection)
+            found = _Driver(connection, asyncpg=(await _pooled(connection)).driver_connection)
         kept = (session.sync_session.get_transaction(), found)
         session.info[_DRIVER] = kept
     found = kept[1]
     if found is not None and found.asyncpg is not None and not found.asyncpg.is_in_transaction():
         return None  # SQLAlchemy begins it, with the statement it runs first
     return found  # type: ignore[no-any-return]
+
+
+async def _pooled(connection: Any) -> Any:
+    """The connection's pooled DBAPI connection: read from its sync connection while that holds one (in
+    a transaction it always does), which ``get_raw_connection`` does through the greenlet and back."""
+    sync = connection.sync_connection
+    if sync is not None and not sync.closed and not sync.invalidated:
+        return sync.connection
+    return await connection.get_raw_connection()
 
 
 def _seen(connection: Any, sql: str, parameters: Any, many: bool) -> Any:

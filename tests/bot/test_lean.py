@@ -196,3 +196,18 @@ async def test_the_engines_listeners_may_rewrite_what_a_lean_statement_sends(ses
         event.remove(engine, "before_cursor_execute", rewrite)
     async with sessions() as session:
         assert [r["command"] for r in await lean.select(session, sa.select(LOG.c.command), {})] == ["hidden"]
+
+
+async def test_the_driver_connection_is_found_without_a_trip_through_the_greenlet(
+    sessions, monkeypatch
+) -> None:
+    from sqlalchemy.ext.asyncio import AsyncConnection
+
+    async with sessions() as session:
+        await session.connection()  # a transaction holds its connection, as every change's does
+
+        async def refused(self: AsyncConnection) -> None:
+            raise AssertionError("get_raw_connection goes through the greenlet")
+
+        monkeypatch.setattr(AsyncConnection, "get_raw_connection", refused)
+        assert len(await lean.select(session, sa.select(LOG.c.id), {})) == 0
