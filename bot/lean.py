@@ -91,6 +91,7 @@ class _Driver:
     connection: Any  # the session's AsyncConnection
     sqlite: Any = None  # its aiosqlite connection …
     asyncpg: Any = None  # … or its asyncpg connection
+    adapter: Any = None  # SQLAlchemy's adapter of the asyncpg connection
 
 
 async def _driver(session: AsyncSession) -> _Driver | None:
@@ -103,13 +104,28 @@ async def _driver(session: AsyncSession) -> _Driver | None:
         if connection.dialect.name == "sqlite":
             found = _Driver(connection, sqlite=(await _pooled(connection)).driver_connection)
         elif connection.dialect.driver == "asyncpg":
-            found = _Driver(connection, asyncpg=(await _pooled(connection)).driver_connection)
+            pooled = await _pooled(connection)
+            found = _Driver(connection, asyncpg=pooled.driver_connection, adapter=pooled.dbapi_connection)
         kept = (session.sync_session.get_transaction(), found)
         session.info[_DRIVER] = kept
     found = kept[1]
     if found is not None and found.asyncpg is not None and not found.asyncpg.is_in_transaction():
-        return None  # SQLAlchemy begins it, with the statement it runs first
+        if not await _begin_as_sqlalchemy_would(found.adapter):
+            return None  # SQLAlchemy begins it, with the statement it runs first
     return found  # type: ignore[no-any-return]
+
+
+async def _begin_as_sqlalchemy_would(adapter: Any) -> bool:
+    """Begin the transaction as SQLAlchemy's asyncpg adapter does before its first statement (the same
+    ``BEGIN``, known to the adapter, which commits or rolls it back), so that first statement runs on the
+    driver too: through SQLAlchemy it cost a trip through the greenlet and its execution machinery (the
+    change's advisory lock). Whether it began; not where the adapter lacks that method (its own
+    statement then begins it)."""
+    start = getattr(adapter, "_start_transaction", None)
+    if start is None or getattr(adapter, "_transaction", False) is not None:
+        return False
+    await start()
+    return adapter._transaction is not None
 
 
 async def _pooled(connection: Any) -> Any:

@@ -445,7 +445,7 @@ class Store:
                         session.info[WRITE_TURN] = turn
                         connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
                         if across_processes and session.bind.dialect.name == "postgresql":
-                            await session.exec(ADVISORY_LOCK, params={"id": resource_lock_id(key)})  # type: ignore[call-overload]
+                            await lean.execute(session, ADVISORY_LOCK, {"id": resource_lock_id(key)})
                         yield session
                         # The commit and the close in one trip through the greenlet (``session.begin()``
                         # and the session's own close took four and a task: a quarter of an empty change)
