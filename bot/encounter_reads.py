@@ -128,7 +128,7 @@ async def load_encounter(
 ) -> EncounterRead | None:
     """The open encounter of ``where`` (``latest``: else the last ended one there; ``encounter_id``: that one,
     ended or not), read without the lock."""
-    async with bot.store.sessions() as session:
+    async with bot.store.reading() as session:
         view: ChannelView | None = None
         if encounter_id is not None:
             encounter = await encounter_rows.encounter_by_id(session, encounter_id)

@@ -111,6 +111,10 @@ def _commit_and_close(session: Session) -> None:
     session.close()
 
 
+def _close(session: Session) -> None:
+    session.close()
+
+
 class _WriteTurn:
     def __init__(self, lock: asyncio.Lock) -> None:
         self.lock = lock
@@ -456,6 +460,23 @@ class Store:
             finally:
                 turn.give_back()
 
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncSession]:
+        """A session for reads outside the change path (no lock, nothing written). On SQLite it is closed
+        in one trip through the greenlet: nothing of a read is left to roll back there, so its close never
+        waits (the session's own close runs in a task of its own, as a close that waits must finish even
+        when its caller is cancelled, and takes a trip of its own; a read that fails closes that way)."""
+        session = self.sessions()
+        try:
+            yield session
+        except BaseException:
+            await session.__aexit__(None, None, None)
+            raise
+        if session.bind.dialect.name == "sqlite":
+            await session.run_sync(_close)
+        else:  # PostgreSQL rolls the read's transaction back: a round trip
+            await session.__aexit__(None, None, None)
+
     # --- guilds -----------------------------------------------------------------------------------------
 
     async def gm_role_id(self, guild_id: int) -> int | None:
@@ -513,7 +534,7 @@ class Store:
 
     async def channel_and_dice(self, where: Where) -> tuple[ChannelView, list[int]]:
         """The channel's view and the dice its GM queued (read, no lock)."""
-        async with self.sessions() as session:
+        async with self.reading() as session:
             own, parent = await channel_rows(session, where.channel_id, where.parent_id)
             return view_of(own, parent), list(own.dice_queue or []) if own is not None else []
 

@@ -202,6 +202,31 @@ async def test_a_change_cancelled_in_its_block_saves_nothing(engine, store: Stor
     assert not store.lock(channel_key(13)).locked()
 
 
+async def test_a_read_gives_its_connection_back_however_it_ends(engine, store: Store) -> None:
+    async with store.reading() as session:
+        assert await session.get(ChannelConfig, 10) is None
+    assert _lent(engine) == 0 and not session.in_transaction()
+    with pytest.raises(RuntimeError):
+        async with store.reading() as session:
+            await session.get(ChannelConfig, 10)
+            raise RuntimeError("a bad option")
+    assert _lent(engine) == 0
+    inside = asyncio.Event()
+
+    async def read() -> None:
+        async with store.reading() as session:
+            await session.get(ChannelConfig, 10)
+            inside.set()
+            await asyncio.sleep(WAIT * 10)
+
+    task = asyncio.create_task(read())
+    await asyncio.wait_for(inside.wait(), WAIT)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, WAIT)
+    assert _lent(engine) == 0
+
+
 # --- the guarded writes ---------------------------------------------------------------------------------
 
 
