@@ -97,7 +97,11 @@ class LastGasp:
 
 
 @dataclass(frozen=True, slots=True)
-class Combatant:
+class Combatant(StoredOnce):
+    """A combatant of the fight. Its stored form is made once (``StoredOnce``): a change replaces the
+    combatants it changes, so the state saved after it shares the others' with the state before (and the
+    undo record finds them equal at a glance)."""
+
     id: str
     sheet: Sheet
     hp: int
@@ -115,6 +119,7 @@ class Combatant:
     defense: Defense | None = None
     last_gasp: LastGasp | None = None
     status: Status = "active"
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -416,7 +421,7 @@ class D6State:
     def to_dict(self) -> dict[str, Any]:
         return {
             "system": "d6",
-            "combatants": [c.to_dict() for c in self.combatants],
+            "combatants": [c.stored() for c in self.combatants],
             "attackers": self.attackers,
             "round": self.round,
             "order": list(self.order),
