@@ -25,16 +25,6 @@ def made_once(value: Any, slot: str, make: Callable[[], T]) -> T:
     return found  # type: ignore[no-any-return]
 
 
-def made_for(value: Any, slot: str, key: Any, make: Callable[[], T]) -> T:
-    """Like ``made_once``, for what ``value`` works out together with ``key`` (something from outside it,
-    e.g. a name it refers to): ``make()`` again only when ``key`` differs from the one it was made with."""
-    found = getattr(value, slot)
-    if found is None or found[0] != key:
-        found = (key, make())
-        object.__setattr__(value, slot, found)
-    return found[1]  # type: ignore[no-any-return]
-
-
 class StoredOnce:
     """For a frozen, slotted sheet dataclass with the field ``_stored: dict[str, Any] | None =
     field(default=None, init=False, repr=False, compare=False)``: ``stored()`` is its ``to_dict()``, made on

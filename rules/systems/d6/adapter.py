@@ -43,7 +43,6 @@ from rules.encounter import (
 from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
-from rules.stored_once import made_for
 from rules.systems.d6 import checks, gm, instance, tables
 from rules.systems.d6.adapter_actions import D6Actions
 from rules.systems.d6.heal_pool import recompute_pool
@@ -101,13 +100,9 @@ def _conditions(state: D6State, c: Combatant) -> tuple[str, ...]:
 
 
 def _action_text(names: dict[str, str], a: PlannedAction) -> str:
-    """How the plan shows a declared action (``names``: the combatants' by id); worded once per action and
-    its target's name (the whole plan is shown after every change of its turn)."""
+    """How the tracker shows a declared action (``names``: the combatants' by id, looked up once for the
+    whole plan, which is shown after every change of its turn)."""
     target = names.get(a.target, a.target)
-    return made_for(a, "_tracker_words", target, lambda: _action_words(a, target))
-
-
-def _action_words(a: PlannedAction, target: str) -> str:
     k = a.kind
     if k == "attack":
         text = f"attack {target}" + (f" with {a.weapon}" if a.weapon else "")

@@ -94,7 +94,6 @@ from rules.dice import DiceSource
 from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, RulesError
 from rules.events import Event, Note, Outcome
-from rules.stored_once import made_for
 from rules.systems.d6 import gm
 from rules.systems.d6.attack import pick_weapon
 from rules.systems.d6.defense import parse_stance
@@ -280,13 +279,9 @@ def _heals_left(state: D6State) -> tuple[int, int]:
 
 # -- describing a plan ---------------------------------------------------------------------------------
 def describe(names: dict[str, str], a: PlannedAction) -> str:
-    """A declared action in the plan's text (``names``: the combatants' by id); worded once per action and
-    the names it mentions (the whole plan is told with every declaration)."""
+    """A declared action in the plan's text (``names``: the combatants' by id, looked up once for the whole
+    plan, which is told with every declaration)."""
     target, into = names.get(a.target, a.target), names.get(a.into, a.into)
-    return made_for(a, "_plan_words", (target, into), lambda: _describe(a, target, into))
-
-
-def _describe(a: PlannedAction, target: str, into: str) -> str:
     k = a.kind
     if k == "attack":
         text = f"attack {target} with {a.weapon or 'the first weapon'}"

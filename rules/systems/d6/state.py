@@ -310,12 +310,8 @@ class PlannedAction(StoredOnce):
     note: str = ""
     difficulty: int | None = None
     of_move: bool = False
-    # A declared action is saved and shown with every change of its turn, and a turn's plan only grows:
-    # its stored form (``StoredOnce``), and its words in the tracker and in the plan's text, each with the
-    # names they were made with (``rules.stored_once.made_for``).
-    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
-    _tracker_words: tuple[Any, str] | None = field(default=None, init=False, repr=False, compare=False)
-    _plan_words: tuple[Any, str] | None = field(default=None, init=False, repr=False, compare=False)
+    # saved with every change of its turn, and a turn's plan only grows: its stored form made once
+    _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)  # StoredOnce
 
     def to_dict(self) -> dict[str, Any]:
         return _flat_dict(self)
