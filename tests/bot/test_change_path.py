@@ -182,10 +182,18 @@ async def test_a_change_that_fails_in_its_block_or_its_commit_saves_nothing(engi
     assert await _stored_channels(store) == {10} and _lent(engine) == 0
 
 
-async def test_a_change_cancelled_in_its_block_saves_nothing(engine, store: Store) -> None:
+async def _cancelled_inside(block: Any) -> None:
+    """Run ``block(inside)`` (it sets ``inside`` once in the block, then waits) and cancel it there."""
     inside = asyncio.Event()
+    task = asyncio.create_task(block(inside))
+    await asyncio.wait_for(inside.wait(), WAIT)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(task, WAIT)
 
-    async def change() -> None:
+
+async def test_a_change_cancelled_in_its_block_saves_nothing(engine, store: Store) -> None:
+    async def change(inside: asyncio.Event) -> None:
         async with store.change(channel_key(13)) as session:
             await write_turn(session)
             session.add(ChannelConfig(channel_id=13, guild_id=1))
@@ -193,11 +201,7 @@ async def test_a_change_cancelled_in_its_block_saves_nothing(engine, store: Stor
             inside.set()
             await asyncio.sleep(WAIT * 10)
 
-    task = asyncio.create_task(change())
-    await asyncio.wait_for(inside.wait(), WAIT)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(task, WAIT)
+    await _cancelled_inside(change)
     assert await _stored_channels(store) == set() and _lent(engine) == 0
     assert not store.lock(channel_key(13)).locked()
 
@@ -211,19 +215,14 @@ async def test_a_read_gives_its_connection_back_however_it_ends(engine, store: S
             await session.get(ChannelConfig, 10)
             raise RuntimeError("a bad option")
     assert _lent(engine) == 0
-    inside = asyncio.Event()
 
-    async def read() -> None:
+    async def read(inside: asyncio.Event) -> None:
         async with store.reading() as session:
             await session.get(ChannelConfig, 10)
             inside.set()
             await asyncio.sleep(WAIT * 10)
 
-    task = asyncio.create_task(read())
-    await asyncio.wait_for(inside.wait(), WAIT)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await asyncio.wait_for(task, WAIT)
+    await _cancelled_inside(read)
     assert _lent(engine) == 0
 
 
