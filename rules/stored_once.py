@@ -1,5 +1,5 @@
-"""What a frozen rules value works out from itself, made once per value (``made_once``), and a sheet's
-stored form made that way (``StoredOnce``).
+"""What a frozen rules value works out from itself, made once per value (``made_once``), and the stored
+form of a sheet, a D6 combatant or a declared action made that way (``StoredOnce``).
 
 Every save stores the encounter's whole state, each combatant's sheet in it: for eight D6 combatants the
 sheets were two thirds of the state's ``to_dict`` (56 µs; 18 µs with each sheet's made once). A sheet is
@@ -26,9 +26,10 @@ def made_once(value: Any, slot: str, make: Callable[[], T]) -> T:
 
 
 class StoredOnce:
-    """For a frozen, slotted sheet dataclass with the field ``_stored: dict[str, Any] | None =
-    field(default=None, init=False, repr=False, compare=False)``: ``stored()`` is its ``to_dict()``, made on
-    the first call and shared after it. Read it, never change it: ``to_dict()`` gives a copy to change."""
+    """For a frozen, slotted rules dataclass (a sheet, a D6 combatant, a declared action) with the field
+    ``_stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)``:
+    ``stored()`` is its ``to_dict()``, made on the first call and shared after it. Read it, never change
+    it: ``to_dict()`` gives a copy to change."""
 
     __slots__ = ()
     _stored: dict[str, Any] | None

@@ -134,7 +134,7 @@ def _plan_note(state: D6State) -> str | None:
     if plan is None or not plan.actions or not state.has(plan.actor):
         return None
     pen = multi_action_penalty(plan.actions, state.get(plan.actor).sheet)
-    names = {c.id: c.name for c in state.combatants}
+    names = state.names()
     text = ", ".join(_action_text(names, a) for a in plan.actions)
     head = "plan (locked)" if plan.locked else "plan"
     tail = f" (−{pen.dice}D each)" if pen.dice else ""

@@ -326,7 +326,7 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     plan = _planned(state)
     c = state.get(who)
     pen = multi_action_penalty(plan, c.sheet)
-    names = {c.id: c.name for c in state.combatants}
+    names = state.names()
     steps = "; ".join(f"{i}. {describe(names, a)}" for i, a in enumerate(plan, 1))
     count = f"{pen.counted} action{'s count' if pen.counted != 1 else ' counts'}"
     if pen.free_declared:

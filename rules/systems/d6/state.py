@@ -364,6 +364,10 @@ class D6State:
                 return c
         raise NotFound(f"No combatant `{cid}` in this encounter.")
 
+    def names(self) -> dict[str, str]:
+        """The combatants' names by id (for text that names many of them, e.g. a whole plan)."""
+        return {c.id: c.name for c in self.combatants}
+
     def has(self, cid: str) -> bool:
         for c in self.combatants:  # a loop, not ``any()``: a change's tracker asks hundreds of times
             if c.id == cid:
