@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot import memory
+from bot import checkpoints, memory
 from bot.db import create_engine, migrate, session_factory
 from bot.settings import Settings
 from bot.store import Store
@@ -71,6 +71,7 @@ class Fray(commands.AutoShardedBot):
         sync: SyncMode = "auto",
         heartbeat: bool = True,
         extensions: Iterable[str] = EXTENSIONS,
+        freeze_startup: bool = False,
     ) -> None:
         # No SHARD_COUNT: as many shards as Discord recommends, all here. SHARD_COUNT alone: that many, all
         # here. With SHARD_IDS: only those (other processes run the rest).
@@ -102,7 +103,9 @@ class Fray(commands.AutoShardedBot):
         self._heartbeat_enabled = heartbeat
         self._heartbeat_task: asyncio.Task[None] | None = None
         self._memory_task: asyncio.Task[None] | None = None
+        self._checkpoint_task: asyncio.Task[None] | None = None
         self._extension_names = tuple(extensions)
+        self._freeze_startup = freeze_startup
         # Set when a stop begins: new interactions are refused, those being answered are waited for.
         self.stopping = False
         self._finishing: set[asyncio.Task[Any]] = set()
@@ -118,11 +121,17 @@ class Fray(commands.AutoShardedBot):
             await self.sync_commands(force=self._sync_mode == "force")
         if self._heartbeat_enabled:
             self._heartbeat_task = asyncio.create_task(self._heartbeat(), name="fray-heartbeat")
+        if self.settings.database_path is not None:  # SQLite: its log copied in a worker thread
+            self._checkpoint_task = asyncio.create_task(
+                checkpoints.keep_checkpointing(self.settings.database_path), name="fray-checkpoint"
+            )
         trim = memory.malloc_trim()
         if trim is not None:
             self._memory_task = asyncio.create_task(
                 memory.give_back_freed_memory(trim), name="fray-give-back-memory"
             )
+        if self._freeze_startup:
+            memory.freeze_startup()
 
     async def sync_commands(self, *, force: bool = False) -> SyncResult | None:
         """Sync when the payload changed (or ``force``). A failed automatic sync is logged, not fatal."""
@@ -218,12 +227,12 @@ class Fray(commands.AutoShardedBot):
     async def close(self) -> None:
         if not self.stopping:
             await self._finish()
-        for task in (self._heartbeat_task, self._memory_task):
+        for task in (self._heartbeat_task, self._memory_task, self._checkpoint_task):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
-        self._heartbeat_task = self._memory_task = None
+        self._heartbeat_task = self._memory_task = self._checkpoint_task = None
         try:
             await super().close()
         finally:
@@ -231,7 +240,9 @@ class Fray(commands.AutoShardedBot):
 
 
 async def run_bot(settings: Settings, **injectables: Any) -> None:
-    """Run the bot until it is closed; SIGTERM (docker stop) and SIGINT close it cleanly."""
+    """Run the bot until it is closed; SIGTERM (docker stop) and SIGINT close it cleanly. The process is the
+    bot's own: what it loads at the start is kept out of the garbage collector's reach (``freeze_startup``)."""
+    injectables.setdefault("freeze_startup", True)
     bot = Fray(settings, **injectables)
     loop = asyncio.get_running_loop()
     stopping: set[asyncio.Task[None]] = set()

@@ -31,6 +31,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async
 from sqlalchemy.util.concurrency import await_only
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from bot.checkpoints import SAFETY_NET_PAGES
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -48,6 +50,9 @@ PRAGMAS = (
     # 1 MiB of pages a connection (SQLite's default is 2): what is read hot is a few rows per encounter in
     # play, and the operating system's cache holds the file besides.
     "PRAGMA cache_size=-1024",
+    # The log is copied into the file by a worker thread (``bot.checkpoints``), not by the commit that
+    # fills it, which runs on the event loop's thread: a commit does it only past this safety net.
+    f"PRAGMA wal_autocheckpoint={SAFETY_NET_PAGES}",
 )
 
 
@@ -130,14 +135,38 @@ def _json_value(text: str) -> Any:
     return orjson.loads(text)
 
 
-class _SQLiteConnection(aiosqlite.Connection):
+def set_busy_timeout(connection: sqlite3.Connection, milliseconds: int) -> None:
+    connection.execute(f"PRAGMA busy_timeout={int(milliseconds)}").close()
+
+
+class SQLiteConnection(aiosqlite.Connection):
     """aiosqlite's connection without the commits and rollbacks that have nothing to do. SQLAlchemy rolls
     back at the end of every session, and commits where a change already committed with its writes
     (``bot.lean.write_all``); on a connection with no transaction open (every read, every committed change)
-    that is a hand-off to the driver's thread and back for nothing."""
+    that is a hand-off to the driver's thread and back for nothing.
+
+    It also keeps which busy timeout SQLite has: none while statements run on the event loop's thread
+    (``bot.lean``: the loop must never wait for another connection's write lock), the configured one before
+    anything runs in aiosqlite's thread (``may_wait``, which ``_SQLiteAdapter`` calls for SQLAlchemy's
+    statements). Set only when it changes: setting it around every call was four statements a change."""
+
+    waits = True  # SQLite's busy timeout is BUSY_TIMEOUT_MS (else 0)
+
+    def no_wait(self) -> None:
+        """SQLite fails at once where it would wait (on the loop's thread, with nothing else using it)."""
+        if self.waits:
+            set_busy_timeout(self._conn, 0)
+            self.waits = False
+
+    def may_wait(self) -> None:
+        """The configured busy timeout again, before a call in aiosqlite's thread (or SQLAlchemy's)."""
+        if not self.waits and self._connection is not None:  # a closed one has nothing to set
+            set_busy_timeout(self._conn, BUSY_TIMEOUT_MS)
+            self.waits = True
 
     async def commit(self) -> None:
         if self.in_transaction:
+            self.may_wait()
             await super().commit()
 
     async def rollback(self) -> None:
@@ -146,7 +175,7 @@ class _SQLiteConnection(aiosqlite.Connection):
 
 
 class _SQLiteAdapter(AsyncAdapt_aiosqlite_connection):
-    """SQLAlchemy's adapter of a ``_SQLiteConnection``, asking first whether a commit or rollback has
+    """SQLAlchemy's adapter of a ``SQLiteConnection``, asking first whether a commit or rollback has
     anything to do. Each goes through the greenlet to the loop and back before the connection could say
     so itself; a session's commit and the pool's rollback when it takes the connection back are two such
     trips on every change."""
@@ -165,14 +194,22 @@ class _SQLiteAdapter(AsyncAdapt_aiosqlite_connection):
         if self._has_transaction():
             super().rollback()
 
+    def cursor(self, server_side: bool = False) -> Any:
+        self._connection.may_wait()  # every statement SQLAlchemy runs takes a cursor first
+        return super().cursor(server_side)
+
+    def execute(self, *args: Any, **kwargs: Any) -> Any:
+        self._connection.may_wait()
+        return super().execute(*args, **kwargs)
+
 
 def _sqlite_creator(path: str, dbapi: Callable[[], Any]) -> Callable[[], _SQLiteAdapter]:
     """What SQLAlchemy's aiosqlite dialect would connect with (the file, ``check_same_thread=False``), as a
-    ``_SQLiteAdapter`` of a ``_SQLiteConnection``. ``dbapi()`` is the engine's adapted DBAPI module (the
+    ``_SQLiteAdapter`` of a ``SQLiteConnection``. ``dbapi()`` is the engine's adapted DBAPI module (the
     engine exists by the first connection)."""
 
     def connect() -> _SQLiteAdapter:
-        connection = _SQLiteConnection(functools.partial(sqlite3.connect, path, check_same_thread=False), 64)
+        connection = SQLiteConnection(functools.partial(sqlite3.connect, path, check_same_thread=False), 64)
         connection._thread.daemon = True  # as SQLAlchemy's dialect does: a leaked one never blocks the exit
         return _SQLiteAdapter(dbapi(), await_only(connection))
 

@@ -22,12 +22,11 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import aiosqlite
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from bot.db import BUSY_TIMEOUT_MS
+from bot.db import SQLiteConnection
 
 Processor = Callable[[Any], Any] | None
 
@@ -102,7 +101,9 @@ async def _driver(session: AsyncSession) -> _Driver | None:
         connection = session.info.get(CONNECTION) or await session.connection()
         found = None
         if connection.dialect.name == "sqlite":
-            found = _Driver(connection, sqlite=(await _pooled(connection)).driver_connection)
+            aio = (await _pooled(connection)).driver_connection
+            # Fray's own connection (``bot.db``) keeps its busy timeout; any other runs through the session
+            found = _Driver(connection, sqlite=aio) if isinstance(aio, SQLiteConnection) else None
         elif connection.dialect.driver == "asyncpg":
             pooled = await _pooled(connection)
             found = _Driver(connection, asyncpg=pooled.driver_connection, adapter=pooled.dbapi_connection)
@@ -300,17 +301,18 @@ T = TypeVar("T")
 SQLiteCall = Callable[[sqlite3.Connection], T]
 
 
-async def _on_sqlite(aio: aiosqlite.Connection, call: SQLiteCall[T], *, commit: bool = False) -> T:
+async def _on_sqlite(aio: SQLiteConnection, call: SQLiteCall[T], *, commit: bool = False) -> T:
     """``call`` on the session's SQLite connection, then (``commit``) the commit when it returned ``None``.
 
     It runs on the event loop's own thread: SQLite answers these statements in microseconds, and a hand-off
     to aiosqlite's thread and back costs about 80 µs of CPU (a queue, the thread's wake-up, the loop's).
-    SQLite is told not to wait meanwhile: where it would (another connection holds the write lock, before
-    anything was done) the call goes to aiosqlite's thread after all, which waits as the connection's busy
-    timeout says, so the loop never blocks on a lock. A commit that would wait is left for SQLAlchemy's
-    commit, which runs in that thread. The session owns the connection, so nothing else uses it meanwhile."""
+    SQLite is told not to wait meanwhile (``no_wait``, kept until something runs in aiosqlite's thread):
+    where it would (another connection holds the write lock, before anything was done) the call goes to
+    aiosqlite's thread after all, which waits as the connection's busy timeout says, so the loop never
+    blocks on a lock. A commit that would wait is left for SQLAlchemy's commit, which runs in that thread.
+    The session owns the connection, so nothing else uses it meanwhile."""
     db = aio._conn
-    db.execute("PRAGMA busy_timeout=0")
+    aio.no_wait()
     try:
         result = call(db)
         if commit and result is None:
@@ -319,8 +321,7 @@ async def _on_sqlite(aio: aiosqlite.Connection, call: SQLiteCall[T], *, commit: 
     except sqlite3.OperationalError as err:
         if not _busy(err) or getattr(err, _FAILED_AT, 0) != 0:
             raise
-    finally:
-        db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    aio.may_wait()
     # aiosqlite's own way to run a call in its thread, as each of its methods does (not public API:
     # pyproject bounds the version, and the suite runs this path)
     if commit:

@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
         else:
             settings = Settings.for_database(token, Path(database), guild_ready_timeout=0.05)
         setup_logging(settings.log_level, secrets=[token, settings.database_password or ""])
-        client = Fray(settings)
+        client = Fray(settings, freeze_startup=True)  # as ``run_bot`` starts it
     profile = os.environ.get(PROFILE_ENV)
     profiler = cProfile.Profile() if profile and kind == "fray" else None
     if profiler is not None:

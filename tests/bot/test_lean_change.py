@@ -12,14 +12,16 @@ from contextlib import contextmanager
 
 import aiosqlite
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import db, lean
 from bot.encounter_rows import COMBATANTS, GRAPPLES, CombatantRow, GrappleRow
 from bot.encounters import edit_encounter
-from bot.models import Combatant, EventLog, UTCDateTime
+from bot.models import ChannelConfig, Combatant, EventLog, UTCDateTime
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Store, write_turn
 from tests.bot.test_encounter_store import GM, HERE, FakeBot, setup_fight
 from tests.bot.test_encounter_store import bot as bot  # the fixture
 from tests.databases import ON_POSTGRES
@@ -207,6 +209,50 @@ async def test_a_change_that_must_wait_for_the_write_lock_waits_in_the_drivers_t
     async with bot.store.sessions() as session:
         logged = await session.exec(select(EventLog.command).order_by(EventLog.seq.desc()).limit(2))  # type: ignore[union-attr]
         assert logged.scalars().all() == ["gm condition", "gm condition"]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's busy timeout")
+async def test_a_change_sets_sqlites_busy_timeout_only_when_it_changes(
+    bot: FakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Statements on the loop's thread must not wait (busy timeout 0); the timeout is set when that changes,
+    not around every call: a connection that served a change before serves the next without setting it."""
+    await setup_fight(bot)
+    await _condition(bot, False)
+    set_to: list[int] = []
+    real = db.set_busy_timeout
+    monkeypatch.setattr(db, "set_busy_timeout", lambda conn, ms: (set_to.append(ms), real(conn, ms)))
+    for remove in (True, False, True):
+        await _condition(bot, remove)
+    assert set_to == []
+    assert await ash_conditions(bot) == []  # committed (a read through SQLAlchemy: the timeout back)
+    assert set_to == [db.BUSY_TIMEOUT_MS]
+    await _condition(bot, False)
+    assert set_to == [db.BUSY_TIMEOUT_MS, 0]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's write lock")
+async def test_sqlalchemy_statements_after_the_loops_still_wait_for_the_write_lock(
+    bot: FakeBot, bot_settings: Settings
+) -> None:
+    """On one connection, a statement on the loop's thread (no waiting) and then one SQLAlchemy runs in
+    aiosqlite's thread: the second waits for another process's write lock as the busy timeout says, instead
+    of failing at once with "database is locked"."""
+    holder = sqlite3.connect(str(bot_settings.database_path), isolation_level=None)
+    try:
+        async with bot.store.change(("test",)) as session:
+            assert await lean.select(session, sa.select(ChannelConfig.channel_id), {}) == []
+            driver = await session.connection()
+            assert not (await driver.get_raw_connection()).driver_connection.waits  # told not to wait
+            holder.execute("BEGIN IMMEDIATE")  # the write lock, held for a moment
+            asyncio.get_running_loop().call_later(0.3, holder.execute, "COMMIT")
+            await write_turn(session)
+            session.add(ChannelConfig(channel_id=77, guild_id=1))
+            await session.flush()  # SQLAlchemy's INSERT: waits for the lock, then succeeds
+    finally:
+        holder.close()
+    async with bot.store.sessions() as session:
+        assert await session.get(ChannelConfig, 77) is not None
 
 
 def test_a_combatant_row_holds_no_datetimes() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.memory import give_back_freed_memory, malloc_trim, resident_bytes
+from bot.memory import freeze_startup, give_back_freed_memory, malloc_trim, resident_bytes
 
 STATUS = Path("/proc/self/status")
 
@@ -88,3 +88,24 @@ async def test_a_failing_trim_is_logged_and_not_tried_again(caplog: pytest.LogCa
     assert [r.getMessage() for r in caplog.records] == [
         "cannot give freed memory back to the system; stopped trying"
     ]
+
+
+def test_freezing_the_start_keeps_what_is_alive_and_collects_what_is_not() -> None:
+    import gc
+    import weakref
+
+    class Node:
+        def __init__(self) -> None:
+            self.other: Node | None = None
+
+    dropped, kept = Node(), Node()
+    dropped.other, kept.other = dropped, kept  # two cycles; one still referenced
+    gone = weakref.ref(dropped)
+    del dropped
+    frozen_before = gc.get_freeze_count()
+    try:
+        freeze_startup()
+        assert gone() is None  # collected first, not frozen
+        assert gc.get_freeze_count() > frozen_before and kept.other is kept
+    finally:
+        gc.unfreeze()  # this process is the tests', not a bot's own

@@ -33,13 +33,13 @@ def adapter_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each commit or rollback SQLAlchemy's adapter hands to the connection (through the greenlet)."""
     seen: list[str] = []
     for name in ("commit", "rollback"):
-        real = getattr(db._SQLiteConnection, name)
+        real = getattr(db.SQLiteConnection, name)
 
         async def counted(self, real=real, name=name) -> None:
             seen.append(name)
             await real(self)
 
-        monkeypatch.setattr(db._SQLiteConnection, name, counted)
+        monkeypatch.setattr(db.SQLiteConnection, name, counted)
     return seen
 
 

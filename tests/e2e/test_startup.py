@@ -107,6 +107,55 @@ async def test_freed_memory_is_given_back_while_running_and_the_trims_stop_with_
     assert task.done() and bot._memory_task is None
 
 
+async def test_the_start_is_frozen_once_everything_is_loaded_where_the_process_is_the_bots(
+    fray: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_bot`` (the bot's own process) freezes what the start loaded, after the cogs and the command
+    sync; a bot sharing a process (these tests) freezes nothing."""
+    loaded: list[str] = []
+    real_load = app.Fray.load_extension
+
+    async def load(self: app.Fray, name: str, **kwargs: object) -> None:
+        await real_load(self, name, **kwargs)  # type: ignore[arg-type]
+        loaded.append(name)
+
+    frozen: list[int] = []  # how many extensions were loaded when it froze
+    monkeypatch.setattr(app.Fray, "load_extension", load)
+    monkeypatch.setattr(app.memory, "freeze_startup", lambda: frozen.append(len(loaded)))
+    await fray.stop()
+    await fray.start()
+    assert frozen == [] and loaded
+    loaded.clear()
+    await fray.stop()
+    await fray.start(freeze_startup=True)
+    assert frozen == [len(app.EXTENSIONS)] == [len(loaded)]
+    seen: dict[str, object] = {}
+
+    class Stub:
+        def __init__(self, settings: object, **injectables: object) -> None:
+            seen.update(injectables)
+            raise RuntimeError("stop here")
+
+    monkeypatch.setattr(app, "Fray", Stub)
+    with pytest.raises(RuntimeError, match="stop here"):
+        await app.run_bot(fray.settings)
+    assert seen == {"freeze_startup": True}
+
+
+async def test_sqlites_log_is_checkpointed_while_running_and_the_checkpoints_stop_with_the_bot(
+    fray: Harness,
+) -> None:
+    bot = fray.bot
+    assert bot is not None
+    task = bot._checkpoint_task
+    if bot.settings.database_path is None:  # PostgreSQL: nothing of the kind
+        assert task is None
+        return
+    assert task is not None and not task.done()
+    await fray.stop()
+    assert task.done() and bot._checkpoint_task is None
+
+
 async def test_a_burst_of_commands_shares_a_bounded_number_of_connections_to_discord(
     fray: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

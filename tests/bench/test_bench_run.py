@@ -1,0 +1,31 @@
+"""How the benchmark's driver times a phase."""
+
+from __future__ import annotations
+
+import gc
+
+from bot.bench.run import run_phase
+
+
+async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None:
+    """The driver's heap holds every message of the run: its collections are paused while a phase is timed
+    (and run before it), so neither bot is charged for them; afterwards the collector runs again."""
+    seen: list[bool] = []
+
+    class Fake:
+        async def invoke(self, *args: object, **kwargs: object) -> object:
+            seen.append(gc.isenabled())
+            return type("Answer", (), {"ephemeral": False})()
+
+    class Bot:
+        fd = Fake()
+
+        def cpu(self) -> float:
+            return 0.0
+
+        async def quiet(self) -> None:
+            seen.append(gc.isenabled())
+
+    assert gc.isenabled()
+    phase = await run_phase(Bot(), lambda i: (None, None, "noop", {}, True), "/noop", 2, 6, 1)  # type: ignore[arg-type]
+    assert len(phase.latencies) == 6 and seen == [False] * 6 + [True] and gc.isenabled()
