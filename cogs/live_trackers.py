@@ -1,5 +1,5 @@
 """The extension that keeps the live trackers (``cogs.tracker.LiveTrackers``): one refresh at a time per
-encounter, and the count of messages below each tracker.
+encounter, and the count of messages below each tracker (told of each message as ``Fray.dispatch`` sees it).
 
 The class lives in the plain module ``cogs.tracker``: discord.py executes an extension's module afresh when it
 loads it, and the cogs that refresh trackers import the one shared copy.
@@ -13,4 +13,11 @@ from cogs.tracker import LiveTrackers
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(LiveTrackers(every=bot.settings.tracker_edit_interval))  # type: ignore[attr-defined]
+    keeper = LiveTrackers(every=bot.settings.tracker_edit_interval)  # type: ignore[attr-defined]
+    await bot.add_cog(keeper)
+    bot.message_observers.append(keeper.saw)  # type: ignore[attr-defined]
+
+
+async def teardown(bot: commands.Bot) -> None:
+    observers = bot.message_observers  # type: ignore[attr-defined]
+    observers[:] = [o for o in observers if not isinstance(getattr(o, "__self__", None), LiveTrackers)]

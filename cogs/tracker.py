@@ -53,8 +53,8 @@ class LiveTrackers(commands.Cog):
         self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
         self._posted: dict[int, int] = {}  # encounter id → the tracker message this process posted last
 
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
+    def saw(self, message: discord.Message) -> None:
+        """A new message (``Fray.message_observers``): one more below the tracker of its channel."""
         seen = self._below.get(message.channel.id)
         if seen is not None and message.id > seen[0]:
             self._below[message.channel.id] = (seen[0], seen[1] + 1)

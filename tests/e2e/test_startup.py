@@ -170,3 +170,23 @@ async def test_a_burst_of_commands_shares_a_bounded_number_of_connections_to_dis
     )
     assert all(r.response is not None and "4" in r.response.content for r in answers)
     assert 1 <= len(fray.fd.rest_peers) <= 3, fray.fd.rest_peers
+
+
+async def test_a_new_message_is_observed_at_once_and_starts_no_task(
+    fray: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Fray reads no message: a new one goes to the message observers in the gateway's callback (a failing
+    one is logged, the others still see it), never to a task per listener; other events as before."""
+    bot = fray.bot
+    assert bot is not None
+    scheduled: list[str] = []
+    monkeypatch.setattr(bot, "_schedule_event", lambda coro, name, *a, **k: scheduled.append(name))
+    seen: list[object] = []
+    monkeypatch.setattr(bot, "message_observers", [lambda m: 1 / 0, seen.append, *bot.message_observers])
+    message = object()
+    with caplog.at_level(logging.ERROR, logger="bot.app"):
+        bot.dispatch("message", message)
+    assert seen == [message] and scheduled == []
+    assert "a message observer failed" in caplog.text
+    bot.dispatch("ready")
+    assert scheduled == ["on_ready"]
