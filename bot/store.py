@@ -12,9 +12,11 @@
   ``guild_key``, ``commands_key``). Locks are held weakly: one lives only while some change holds or waits
   for it, so the registry never grows and a lock is never carried from one event loop to another (a store
   serves one bot on one loop; tests with a fresh loop each get fresh locks). The lock serialises this process's
-  changes to one resource; the version check catches everyone else. ``write_turn`` makes the process's
-  changes take turns at the database from their first write to their commit (one writer; readers use WAL
-  snapshots meanwhile); a write made before it is refused (``WriteOutOfTurn``).
+  changes to one resource; the version check catches everyone else. On SQLite ``write_turn`` makes the
+  process's changes take turns at the database from their first write to their commit (one writer; readers
+  use WAL snapshots meanwhile); a write made before it is refused (``WriteOutOfTurn``). PostgreSQL locks
+  rows, so there changes to different resources write side by side (a turn held across a change's round
+  trips to the server made all of them wait for each other).
 - **Across processes** (PostgreSQL, several bot processes on one database): inside the transaction,
   ``change`` also takes ``pg_advisory_xact_lock(resource_lock_id(key))``, so changes to one resource
   queue across processes too instead of failing as stale; the server releases it at commit or rollback
@@ -98,10 +100,10 @@ def resource_lock_id(key: Key) -> int:
 ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:id)")
 
 
-# One writer per database: the transactions of all changes take turns from their first write to their commit
-# (``write_turn``). Pooled connections writing at once would wait on SQLite's single write lock in its busy
-# handler, sleeping up to tens of milliseconds a try; taking turns here, none waits longer than the writes
-# before it. Loading and the rules in between still run side by side.
+# One writer per SQLite database: the transactions of all changes take turns from their first write to their
+# commit (``write_turn``). Pooled connections writing at once would wait on SQLite's single write lock in its
+# busy handler, sleeping up to tens of milliseconds a try; taking turns here, none waits longer than the
+# writes before it. Loading and the rules in between still run side by side.
 WRITER: Key = ("writer",)
 WRITE_TURN = "fray.write_turn"
 
@@ -146,6 +148,23 @@ def _pool_capacity(engine: Any) -> int | None:
     if not isinstance(pool, QueuePool) or pool._max_overflow < 0:  # a negative overflow: no limit
         return None
     return pool.size() + pool._max_overflow
+
+
+class _NoTurn(_WriteTurn):
+    """Where the database takes writers side by side: a turn that is always held, never waited for."""
+
+    def __init__(self) -> None:
+        self.taken = True
+        self.over = False
+
+    async def take(self) -> None:
+        pass
+
+    def give_back(self) -> None:
+        pass
+
+
+_NO_TURN = _NoTurn()
 
 
 async def write_turn(session: AsyncSession) -> None:
@@ -405,6 +424,9 @@ class Store:
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
         self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
         engine = sessions.kw.get("bind")
+        # SQLite has one write lock per file: the process's changes take turns for it (``write_turn``).
+        # PostgreSQL locks rows: changes to different resources write side by side.
+        self._one_writer = engine is None or engine.dialect.name == "sqlite"
         self._connection_slots = _pool_capacity(engine)
         self._connection_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         if engine is not None and not event.contains(
@@ -444,7 +466,7 @@ class Store:
         async with self.lock(key):
             if self.before_change is not None:
                 await self.before_change()
-            turn = _WriteTurn(self.lock(WRITER))
+            turn = _WriteTurn(self.lock(WRITER)) if self._one_writer else _NO_TURN
             try:
                 async with self._connections():
                     session = self.sessions()

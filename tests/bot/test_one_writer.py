@@ -1,5 +1,6 @@
-"""One writer per database: changes take turns from their first write to their commit; loading and the
-rules of other changes go on meanwhile, and a change that fails gives its turn back."""
+"""One writer per SQLite database: changes take turns from their first write to their commit; loading and
+the rules of other changes go on meanwhile, and a change that fails gives its turn back. On PostgreSQL,
+which locks rows, changes to different resources write side by side."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.db import create_engine, migrate, session_factory
 from bot.models import CommandSync, GuildConfig
 from bot.settings import Settings
 from bot.store import Store, Where, WriteOutOfTurn, channel_key, guild_key, put_row, write_turn
+from tests.databases import ON_POSTGRES
 
 WAIT = 5.0
 NOW = datetime(2026, 5, 6, tzinfo=UTC)
@@ -26,6 +28,7 @@ async def store(bot_settings: Settings):
     await engine.dispose()
 
 
+@pytest.mark.sqlite_only
 async def test_changes_take_turns_from_their_first_write_to_their_commit(store: Store) -> None:
     order: list[str] = []
     wrote, release = asyncio.Event(), asyncio.Event()
@@ -53,6 +56,36 @@ async def test_changes_take_turns_from_their_first_write_to_their_commit(store: 
     release.set()
     await asyncio.wait_for(asyncio.gather(holder, waiting), WAIT)
     assert order == ["first writes", "second loads", "first commits", "second writes"]
+
+
+@pytest.mark.skipif(not ON_POSTGRES, reason="PostgreSQL's row locks")
+async def test_on_postgresql_changes_to_different_resources_write_side_by_side(store: Store) -> None:
+    """A change holding its transaction open after its writes does not keep another channel's change from
+    writing and committing meanwhile (a turn held across a change's round trips made every change in the
+    process wait for them: 259 changes a second at concurrency 50, 384 without)."""
+    order: list[str] = []
+    wrote, release = asyncio.Event(), asyncio.Event()
+
+    async def first() -> None:
+        async with store.change(channel_key(10)) as session:
+            await put_row(session, CommandSync, {"scope": "a", "payload_hash": "1", "synced_at": NOW})
+            order.append("first writes")
+            wrote.set()
+            await asyncio.wait_for(release.wait(), WAIT)
+        order.append("first commits")
+
+    async def second() -> None:
+        await asyncio.wait_for(wrote.wait(), WAIT)
+        async with store.change(channel_key(11)) as session:
+            await put_row(session, CommandSync, {"scope": "b", "payload_hash": "2", "synced_at": NOW})
+        order.append("second commits")
+        release.set()
+
+    await asyncio.wait_for(asyncio.gather(first(), second()), 2 * WAIT)
+    assert order == ["first writes", "second commits", "first commits"]
+    async with store.sessions() as session:
+        scopes = (await session.exec(sa.select(CommandSync.scope))).scalars().all()  # type: ignore[call-overload]
+    assert sorted(scopes) == ["a", "b"]
 
 
 async def test_a_failed_change_gives_its_turn_back(store: Store) -> None:
@@ -104,6 +137,7 @@ async def test_a_change_waiting_for_a_connection_does_not_hold_the_turn(bot_sett
         await engine.dispose()
 
 
+@pytest.mark.sqlite_only
 async def test_a_write_before_the_turn_is_refused_and_saves_nothing(store: Store) -> None:
     """A write helper that forgets ``write_turn`` would hold SQLite's write lock while waiting for the turn
     (a stall until the busy timeout): the engine refuses its statement instead."""
