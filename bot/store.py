@@ -125,19 +125,22 @@ def _let_go(session: AsyncSession) -> None:
 
 
 class _WriteTurn:
-    def __init__(self, lock: asyncio.Lock) -> None:
+    """A change's turn at the database's one writer; without a ``lock`` (PostgreSQL, which locks rows) it is
+    held from the start and never waited for."""
+
+    def __init__(self, lock: asyncio.Lock | None) -> None:
         self.lock = lock
-        self.taken = False
+        self.taken = lock is None
         self.over = False  # the change ended: its connection may serve anyone now
 
     async def take(self) -> None:
-        if not self.taken:
+        if not self.taken and self.lock is not None:
             await self.lock.acquire()
             self.taken = True
 
     def give_back(self) -> None:
         self.over = True
-        if self.taken:
+        if self.taken and self.lock is not None:
             self.taken = False
             self.lock.release()
 
@@ -148,23 +151,6 @@ def _pool_capacity(engine: Any) -> int | None:
     if not isinstance(pool, QueuePool) or pool._max_overflow < 0:  # a negative overflow: no limit
         return None
     return pool.size() + pool._max_overflow
-
-
-class _NoTurn(_WriteTurn):
-    """Where the database takes writers side by side: a turn that is always held, never waited for."""
-
-    def __init__(self) -> None:
-        self.taken = True
-        self.over = False
-
-    async def take(self) -> None:
-        pass
-
-    def give_back(self) -> None:
-        pass
-
-
-_NO_TURN = _NoTurn()
 
 
 async def write_turn(session: AsyncSession) -> None:
@@ -466,7 +452,7 @@ class Store:
         async with self.lock(key):
             if self.before_change is not None:
                 await self.before_change()
-            turn = _WriteTurn(self.lock(WRITER)) if self._one_writer else _NO_TURN
+            turn = _WriteTurn(self.lock(WRITER) if self._one_writer else None)
             try:
                 async with self._connections():
                     session = self.sessions()
