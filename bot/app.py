@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot import checkpoints, memory
+from bot import checkpoints, memory, message_events
 from bot.db import create_engine, migrate, session_factory
 from bot.settings import Settings
 from bot.store import Store
@@ -98,8 +98,10 @@ class Fray(commands.AutoShardedBot):
         self.store = Store(self.sessions, self.clock)
         # More ways to be a GM (e.g. "started the running encounter"): async predicates added by cogs.
         self.gm_sources: list[GMSource] = []
-        # Told of each new message in the gateway's own callback (``dispatch``): plain, quick functions.
-        self.message_observers: list[Callable[[discord.Message], None]] = []
+        # Told of each new message in the gateway's own callback: plain, quick functions. A new or edited
+        # message builds no ``discord.Message`` (``bot.message_events``).
+        self.message_observers: list[message_events.Observer] = []
+        message_events.install(self._connection, self.message_observers)
         self.last_sync: SyncResult | None = None
         self._sync_mode: SyncMode = sync
         self._heartbeat_enabled = heartbeat
@@ -170,20 +172,6 @@ class Fray(commands.AutoShardedBot):
         log.info(
             "connected as %s (%s) to %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
         )
-
-    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
-        """Every event as discord.py dispatches it, but a new message: Fray has slash commands only and
-        reads no message; what counts messages (the live trackers) is told of each one at once
-        (``message_observers``). discord.py starts a task for each listener of each event, and every
-        answer Fray posts comes back as a message: two tasks and their turns of the loop per command."""
-        if event_name != "message":
-            super().dispatch(event_name, *args, **kwargs)
-            return
-        for observe in self.message_observers:
-            try:
-                observe(*args)
-            except Exception:  # a gateway callback: a failing observer must not close the connection
-                log.exception("a message observer failed")
 
     # --- heartbeat --------------------------------------------------------------------------------------
 

@@ -42,10 +42,15 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
     ``before`` is plain JSON (as stored); ``after`` may be a value as code builds it (a state's
     ``to_dict``), with tuples for lists or numbers for keys: it is compared as JSON would give it back,
     without a round trip through JSON for the whole value (a change's state is thousands of nodes)."""
-    if before == after:
-        return None
+    return None if before == after else _reverse_patch_of_unequal(before, after)
+
+
+def _reverse_patch_of_unequal(before: Any, after: Any) -> dict[str, Any] | None:
+    """``reverse_patch`` of two values already compared unequal: each level compares its items only (a
+    comparison of the whole at every level walked the state once per level)."""
     if isinstance(before, dict) and isinstance(after, dict):
-        if not all(type(key) is str for key in after):
+        # the same keys as ``before``'s (JSON's: text) are text; only other keys are looked at one by one
+        if after.keys() != before.keys() and not all(type(key) is str for key in after):
             after = jsonable(after)
             if before == after:
                 return None
@@ -57,7 +62,7 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
             now = after[key]
             if value == now:  # most of a changed dict is not (and a call for each costs more than this)
                 continue
-            op = reverse_patch(value, now)
+            op = _reverse_patch_of_unequal(value, now)
             if op is not None:
                 ops[key] = op
         for key in after.keys() - before.keys():
@@ -71,13 +76,17 @@ def reverse_patch(before: Any, after: Any) -> dict[str, Any] | None:
             for key in keyed_before.keys() & keyed_after.keys():
                 if keyed_before[key] == keyed_after[key]:
                     continue
-                op = reverse_patch(keyed_before[key], keyed_after[key])
+                op = _reverse_patch_of_unequal(keyed_before[key], keyed_after[key])
                 if op is not None:
                     ops[key] = op
             return {BY_ID: [list(keyed_before), ops]}
         if len(before) == len(after):
             pairs = enumerate(zip(before, after, strict=True))
-            items = {str(i): op for i, (b, a) in pairs if b != a and (op := reverse_patch(b, a)) is not None}
+            items = {
+                str(i): op
+                for i, (b, a) in pairs
+                if b != a and (op := _reverse_patch_of_unequal(b, a)) is not None
+            }
             return {LIST: items} if items else None
         shorter = min(len(before), len(after))
         head = 0

@@ -1,5 +1,5 @@
 """The extension that keeps the live trackers (``cogs.tracker.LiveTrackers``): one refresh at a time per
-encounter, and the count of messages below each tracker (told of each message as ``Fray.dispatch`` sees it).
+encounter, and the count of messages below each tracker (told of each new message by the gateway's parser, ``bot.message_events``).
 
 The class lives in the plain module ``cogs.tracker``: discord.py executes an extension's module afresh when it
 loads it, and the cogs that refresh trackers import the one shared copy.

@@ -15,10 +15,12 @@ from typing import Any
 
 import discord
 from discord.ext import commands
+from discord.http import handle_message_parameters
 
 from bot.encounter_reads import EncounterRead, load_encounter
 from bot.encounter_results import EncounterResult
 from bot.encounters import set_tracker_message
+from bot.message_events import NewMessage
 from cogs.errors import NO_MENTIONS
 from cogs.text import encounters as text
 from rules.encounter import TrackerView, TurnStatus
@@ -53,11 +55,11 @@ class LiveTrackers(commands.Cog):
         self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
         self._posted: dict[int, int] = {}  # encounter id → the tracker message this process posted last
 
-    def saw(self, message: discord.Message) -> None:
+    def saw(self, message: NewMessage) -> None:
         """A new message (``Fray.message_observers``): one more below the tracker of its channel."""
-        seen = self._below.get(message.channel.id)
+        seen = self._below.get(message.channel_id)
         if seen is not None and message.id > seen[0]:
-            self._below[message.channel.id] = (seen[0], seen[1] + 1)
+            self._below[message.channel_id] = (seen[0], seen[1] + 1)
 
     async def refresh(
         self, bot: Any, channel_id: int, guild_id: int, encounter_id: int, shot: Shot | None = None
@@ -235,7 +237,7 @@ async def _refresh_once(
         old = shot.tracker_message_id
         if old is not None and (shot.status == "ended" or await _scrolled(keeper, channel, old) < SCROLLED):
             try:
-                await channel.get_partial_message(old).edit(embed=embed, allowed_mentions=NO_MENTIONS)
+                await _show(bot, channel_id, old, embed)
                 return
             except discord.NotFound:
                 pass  # deleted: post a new one
@@ -249,6 +251,15 @@ async def _refresh_once(
             keeper.posted(encounter_id, message.id)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
+
+
+async def _show(bot: Any, channel_id: int, message_id: int, embed: discord.Embed) -> None:
+    """The tracker message shows ``embed``: ``PartialMessage.edit`` without the ``discord.Message`` it builds
+    of Discord's answer (every embed, field and button of it), which nothing here reads."""
+    with handle_message_parameters(
+        embed=embed, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=bot.allowed_mentions
+    ) as params:
+        await bot.http.edit_message(channel_id, message_id, params=params)
 
 
 async def _scrolled(keeper: LiveTrackers | None, channel: Any, message_id: int) -> int:

@@ -9,6 +9,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import Text, cast, func, select
 
 from bot import undo_record
@@ -54,6 +56,37 @@ def test_a_state_as_code_built_it_is_compared_as_json() -> None:
         undo_record.earlier({"whole": 1}, {"encounter": {}, "combatants": [], "grapples": []})["encounter"]
         == {}
     )
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.sampled_from(["a", "b"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["id", "hp", "x", "y"]), inner, max_size=4)
+        | st.lists(st.fixed_dictionaries({"id": st.sampled_from(["1", "2", "3"]), "hp": inner}), max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+def _as_code_builds_it(value: Any) -> Any:
+    """``value`` with tuples for its lists, as a state's ``to_dict`` may give it."""
+    if isinstance(value, list):
+        return tuple(_as_code_builds_it(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _as_code_builds_it(v) for k, v in value.items()}
+    return value
+
+
+@given(JSON_VALUES, JSON_VALUES)
+def test_any_patch_gives_the_earlier_value_back_and_is_none_only_for_no_change(
+    before: Any, after: Any
+) -> None:
+    for now in (after, _as_code_builds_it(after)):
+        patch = undo_record.reverse_patch(before, now)
+        assert (patch is None) == (before == after)
+        back = after if patch is None else undo_record.apply_patch(after, json.loads(json.dumps(patch)))
+        assert back == before
 
 
 async def _fight(bot: FakeBot, system: str, fighters: int = 8) -> int:

@@ -15,6 +15,7 @@ from bot import app
 from bot.__main__ import health
 from bot.app import running
 from bot.memory import malloc_trim
+from bot.message_events import NewMessage
 from bot.playground.loopback import FakeDiscord
 from bot.settings import Settings
 from tests.e2e.conftest import Harness
@@ -172,21 +173,38 @@ async def test_a_burst_of_commands_shares_a_bounded_number_of_connections_to_dis
     assert 1 <= len(fray.fd.rest_peers) <= 3, fray.fd.rest_peers
 
 
-async def test_a_new_message_is_observed_at_once_and_starts_no_task(
+async def test_a_new_message_is_observed_at_once_and_builds_no_message(
     fray: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Fray reads no message: a new one goes to the message observers in the gateway's callback (a failing
-    one is logged, the others still see it), never to a task per listener; other events as before."""
+    """Fray reads no message: a new one goes to the message observers in the gateway's callback as its ids (a
+    failing observer is logged, the others still see it); neither a new nor an edited message builds a
+    ``discord.Message`` or starts a task for a listener."""
     bot = fray.bot
     assert bot is not None
     scheduled: list[str] = []
-    monkeypatch.setattr(bot, "_schedule_event", lambda coro, name, *a, **k: scheduled.append(name))
-    seen: list[object] = []
-    monkeypatch.setattr(bot, "message_observers", [lambda m: 1 / 0, seen.append, *bot.message_observers])
-    message = object()
-    with caplog.at_level(logging.ERROR, logger="bot.app"):
-        bot.dispatch("message", message)
-    assert seen == [message] and scheduled == []
+    real_schedule = bot._schedule_event
+
+    def schedule(coro, name, *args, **kwargs):  # type: ignore[no-untyped-def]
+        scheduled.append(name)
+        return real_schedule(coro, name, *args, **kwargs)
+
+    monkeypatch.setattr(bot, "_schedule_event", schedule)
+    built: list[object] = []
+    real_message = discord.state.Message
+    monkeypatch.setattr(discord.state, "Message", lambda **kw: built.append(kw) or real_message(**kw))
+    seen: list[NewMessage] = []
+    observers = bot.message_observers  # the list the gateway's parser tells
+    observers[:0] = [lambda m: 1 / 0, seen.append]
+    channel, member = fray.channel, fray.player
+    with caplog.at_level(logging.ERROR, logger="bot.message_events"):
+        posted = await fray.fd.post_message(channel, member, "a turn, in prose")
+        await fray.fd.edit_message(posted, {"content": "a turn, in better prose"}, [])
+        after = await fray.fd.post_message(channel, member, "and another")  # seen once the edit was read
+        for _ in range(200):
+            if len(seen) == 2:
+                break
+            await asyncio.sleep(0.01)
+    assert seen == [NewMessage(posted.id, channel.id), NewMessage(after.id, channel.id)]
     assert "a message observer failed" in caplog.text
-    bot.dispatch("ready")
-    assert scheduled == ["on_ready"]
+    assert built == []
+    assert [n for n in scheduled if "message" in n] == []
