@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -18,14 +19,29 @@ from rules.dice import Die
 S = TypeVar("S")
 
 
+# Values JSON takes as they are: most of an event's leaves (exact types: an enum of text is not one)
+_AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A dataclass's field names, found once per class (``dataclasses.fields`` builds them at every call)."""
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def plain(value: Any) -> Any:
     """A JSON-ready copy of a rules value: dataclasses → dicts, tuples → lists, enums → values."""
+    cls = type(value)
+    if cls in _AS_THEY_ARE:
+        return value
+    if cls is tuple or cls is list:
+        return [plain(v) for v in value]
     if isinstance(value, Die):
         return value.to_dict()
     if isinstance(value, Event):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: plain(getattr(value, name)) for name in _field_names(cls)}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, dict):
@@ -49,7 +65,7 @@ class Event:
         return tuple(getattr(self, "dice", ()))
 
     def to_dict(self) -> dict[str, Any]:
-        body = {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        body = {name: plain(getattr(self, name)) for name in _field_names(type(self))}
         return {"kind": self.kind, **body}
 
 
