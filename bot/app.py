@@ -208,13 +208,18 @@ class Fray(commands.AutoShardedBot):
             self._finishing.add(task)
             task.add_done_callback(self._finishing.discard)
 
+    def under_way(self) -> set[asyncio.Task[Any]]:
+        """The answers, announcements and tracker edits started and not finished yet (``finish_before_closing``),
+        but the caller's own."""
+        return {task for task in self._finishing if task is not asyncio.current_task()}
+
     async def _finish(self) -> None:
         # A change committed while the stop began is still told: its answer, announcement and tracker edit.
         self.stopping = True
         loop = asyncio.get_running_loop()
         until = loop.time() + FINISH_WITHIN
         while True:  # bounded by FINISH_WITHIN; an answer may leave one more task (its tracker's last edit)
-            pending = {task for task in self._finishing if task is not asyncio.current_task()}
+            pending = self.under_way()
             if not pending:
                 return
             if loop.time() >= until:

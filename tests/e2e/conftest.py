@@ -11,6 +11,7 @@ command (``ScriptError`` → incident reply), so a test never passes on accident
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -84,6 +85,16 @@ class Harness:
     async def restart(self, **injectables) -> Fray:
         await self.stop()
         return await self.start(**injectables)
+
+    async def idle(self, within: float = 10.0) -> None:
+        """Wait (bounded) until the bot has no answer, announcement or tracker edit under way: what a change
+        does after its answer (a tracker posted and its id stored) is done."""
+        assert self.bot is not None
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+        while (pending := self.bot.under_way()) and loop.time() < until:
+            await asyncio.wait(pending, timeout=until - loop.time())
+        assert not self.bot.under_way(), f"still under way after {within} s"
 
     async def make_gm_role(self) -> None:
         """The owner (Manage Server) makes ``gm_role`` the server's GM role."""

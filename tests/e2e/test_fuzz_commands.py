@@ -488,8 +488,10 @@ class Fuzzer:
         what = (
             f"/{path} {shown!r} as {member.name} in {'thread' if channel is self.fray.thread else 'channel'}"
         )
+        await self.fray.idle()  # what the command before does after its answer is not this one's doing
         before, refusals = await self.stored(), len(self.refused)
         r = await self.fd.invoke(channel, member, path, **options)
+        await self.fray.idle()
         self.refused_unchanged(what, refusals, before, await self.stored())
         self.invocations += 1
         self.commands.add(path)
