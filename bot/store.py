@@ -56,7 +56,6 @@ from sqlalchemy.dialects import postgresql as sa_postgresql
 from sqlalchemy.dialects import sqlite as sa_sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlalchemy.orm import Session
 from sqlalchemy.pool import QueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -64,6 +63,7 @@ from bot import lean
 from bot.errors import BotError, StaleChannel
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 from bot.plain_rows import channel_rows
+from bot.session_reuse import ReusedSessions
 
 Key = tuple[Hashable, ...]
 
@@ -106,15 +106,6 @@ ADVISORY_LOCK = sa.text("SELECT pg_advisory_xact_lock(:id)")
 # writes before it. Loading and the rules in between still run side by side.
 WRITER: Key = ("writer",)
 WRITE_TURN = "fray.write_turn"
-
-
-def _commit_and_close(session: Session) -> None:
-    session.commit()
-    session.close()
-
-
-def _close(session: Session) -> None:
-    session.close()
 
 
 def _let_go(session: AsyncSession) -> None:
@@ -406,6 +397,7 @@ class Store:
         # Awaited holding the resource's lock, before the transaction: the cogs acknowledge the member's
         # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
+        self._sessions = ReusedSessions(sessions)  # for changes and ``reading``
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
         self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
@@ -455,47 +447,53 @@ class Store:
             turn = _WriteTurn(self.lock(WRITER) if self._one_writer else None)
             try:
                 async with self._connections():
-                    session = self.sessions()
+                    session = self._sessions.take()
                     try:
                         # Begins the transaction. The connection before the turn exists (see
                         # ``write_turn``), kept for the statements.
-                        connection = await session.connection()
+                        connection = await self._sessions.begin(session)
                         session.info[lean.CONNECTION] = connection
                         session.info[WRITE_TURN] = turn
                         connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
                         if across_processes and session.bind.dialect.name == "postgresql":
                             await lean.execute(session, ADVISORY_LOCK, {"id": resource_lock_id(key)})
                         yield session
-                        # The commit and the close in one trip through the greenlet (``session.begin()``
-                        # and the session's own close took four and a task: a quarter of an empty change)
-                        await session.run_sync(_commit_and_close)
+                        # The commit and the close at once (``session.begin()`` and the session's own
+                        # close took four trips through the greenlet and a task: a quarter of an empty change)
+                        await self._sessions.commit_and_close(session)
                     except BaseException:
                         await session.__aexit__(None, None, None)  # rolls back; finishes even if cancelled
                         raise
                     finally:
                         _let_go(session)
+                    self._sessions.give_back(session)
             finally:
                 turn.give_back()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
-        """A session for reads outside the change path (no lock, nothing written). On SQLite it is closed
-        in one trip through the greenlet: nothing of a read is left to roll back there, so its close never
-        waits (the session's own close runs in a task of its own, as a close that waits must finish even
-        when its caller is cancelled, and takes a trip of its own; a read that fails closes that way)."""
-        session = self.sessions()
+        """A session for reads outside the change path (no lock, nothing written). On SQLite it is begun and
+        closed as a change's is (``bot.session_reuse``): nothing of a read is left to roll back there, so its
+        close never waits (the session's own close runs in a task of its own, as a close that waits must
+        finish even when its caller is cancelled, and takes a trip of its own; a read that fails closes
+        that way)."""
+        session = self._sessions.take()
+        sqlite = session.bind.dialect.name == "sqlite"
         try:
             try:
+                if sqlite:  # every read runs a statement: its connection now, as a change's
+                    session.info[lean.CONNECTION] = await self._sessions.begin(session)
                 yield session
             except BaseException:
                 await session.__aexit__(None, None, None)
                 raise
-            if session.bind.dialect.name == "sqlite":
-                await session.run_sync(_close)
+            if sqlite:
+                await self._sessions.close(session)
             else:  # PostgreSQL rolls the read's transaction back: a round trip
                 await session.__aexit__(None, None, None)
         finally:
             _let_go(session)
+        self._sessions.give_back(session)
 
     # --- guilds -----------------------------------------------------------------------------------------
 

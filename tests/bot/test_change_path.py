@@ -92,8 +92,9 @@ def test_the_store_keeps_the_only_locks() -> None:
 def test_only_the_change_path_opens_a_write_transaction() -> None:
     """A session saves nothing unless its transaction is begun and committed; only ``Store.change`` does
     that. ``bot/db.py`` migrates the schema before the bot serves, the load benchmark (``bot/bench``)
-    builds its own database beside Fray, and ``bot/lean.py`` commits a change's last writes in their one
-    hand-off to SQLite's thread, inside the transaction ``Store.change`` began (``write_all(last=True)``)."""
+    builds its own database beside Fray, ``bot/lean.py`` commits a change's last writes in their one
+    hand-off to SQLite's thread, inside the transaction ``Store.change`` began (``write_all(last=True)``),
+    and ``bot/session_reuse.py`` commits and closes the sessions ``Store.change`` takes from it."""
     opening = re.compile(r"\.(begin|commit)\(\)")
     found = [
         path.relative_to(ROOT).as_posix()
@@ -103,7 +104,7 @@ def test_only_the_change_path_opens_a_write_transaction() -> None:
         and path.name != "db.py"
         and opening.search(path.read_text(encoding="utf-8"))
     ]
-    assert found == ["bot/lean.py", "bot/store.py"]
+    assert sorted(found) == ["bot/lean.py", "bot/session_reuse.py", "bot/store.py"]
 
 
 async def test_one_lock_per_resource_held_only_while_in_use(store: Store) -> None:
@@ -226,9 +227,10 @@ async def test_a_read_gives_its_connection_back_however_it_ends(engine, store: S
     assert _lent(engine) == 0
 
 
-async def test_a_closed_session_is_freed_at_once_not_by_the_collector(store: Store) -> None:
-    """Its ``info`` refers to its transaction; kept, that cycle waited for the garbage collector (a storm
-    of changes peaked 5 MB higher)."""
+async def test_a_closed_session_keeps_nothing_of_its_transaction(store: Store) -> None:
+    """A closed session is kept for the next change (``bot.session_reuse``), its ``info`` emptied: that
+    referred to its transaction, a cycle that waited for the garbage collector (a storm of changes peaked
+    5 MB higher). The transaction is freed at once."""
     import weakref
 
     gc.collect()
@@ -236,12 +238,14 @@ async def test_a_closed_session_is_freed_at_once_not_by_the_collector(store: Sto
     try:
         async with store.change(channel_key(10)) as session:
             await lean.select(session, sa.select(ChannelConfig.channel_id), {})  # type: ignore[arg-type]
-        changed = weakref.ref(session.sync_session)
+            changed = weakref.ref(session.sync_session.get_transaction())
+        assert changed() is None and not session.info
+        kept = session
         async with store.reading() as session:
             await lean.select(session, sa.select(ChannelConfig.channel_id), {})  # type: ignore[arg-type]
-        read = weakref.ref(session.sync_session)
-        del session
-        assert changed() is None and read() is None
+            read = weakref.ref(session.sync_session.get_transaction())
+        assert read() is None and not session.info
+        assert session is kept  # the change's session served the read
     finally:
         gc.enable()
 
