@@ -113,6 +113,10 @@ async def _revision(settings: Settings, message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "run"
+    if command == "bench" and args.change_path:
+        from bot.bench.change_path import main as change_path
+
+        return change_path(args.changes, args.database_url)
     if command == "bench":
         from bot.bench.run import main as bench
 

@@ -15,7 +15,8 @@ Saving compares each row with the values it was loaded with and writes only what
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
@@ -85,7 +86,17 @@ class GrappleRow:
 
 def values_of(row: Any) -> Values:
     """Every column of a row (plain or model), by its table."""
-    return {name: getattr(row, name) for name in column_names(type(row).__table__)}
+    table = type(row).__table__
+    return dict(zip(column_names(table), _columns_of(table)(row), strict=True))
+
+
+@functools.cache
+def _columns_of(table: sa.Table) -> Callable[[Any], tuple[Any, ...]]:
+    """A row's column values in ``column_names`` order, read in one call (a change reads every combatant's
+    twice; a third faster than attribute by attribute)."""
+    names = column_names(table)
+    get = operator.attrgetter(*names)
+    return get if len(names) > 1 else lambda row: (get(row),)
 
 
 @functools.cache

@@ -68,6 +68,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"measure only this Fray command (repeatable; default all of {', '.join(FRAY_COMMANDS)})",
     )
     parser.add_argument(
+        "--change-path",
+        action="store_true",
+        help="instead: the change path alone, in process (CPU and statements per step; bot.bench.change_path)",
+    )
+    parser.add_argument(
+        "--changes", type=int, default=1000, help="with --change-path: steps per repetition (default 1000)"
+    )
+    parser.add_argument(
         "--database-url",
         type=server_url,
         metavar="postgresql+asyncpg://USER@HOST:PORT/DB",
