@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from bot.db import create_engine, migrate, session_factory
 from bot.settings import Settings
+from bot.store import Store
+
+NOW = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -15,3 +20,9 @@ async def sessions(bot_settings: Settings):
     await migrate(engine)
     yield session_factory(engine)
     await engine.dispose()
+
+
+@pytest.fixture
+def store(sessions) -> Store:
+    """A store on that database, its clock stopped at ``NOW``."""
+    return Store(sessions, lambda: NOW)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from bot import channel_rules as cr
-from bot.db import create_engine, migrate, session_factory
 from bot.errors import NoSystem
 from bot.rolling import d6_rules
-from bot.settings import Settings
 from bot.store import Store, Where
 from rules.encounter import RuleInfo
 from rules.systems.registry import get_system, system_names
@@ -19,18 +15,6 @@ CHANNEL = Where(guild_id=1, channel_id=10)
 THREAD = Where(guild_id=1, channel_id=11, parent_id=10)
 
 SYSTEMS = system_names()
-
-
-def clock() -> datetime:
-    return datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-async def store(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    yield Store(session_factory(engine), clock)
-    await engine.dispose()
 
 
 # --- parsing -----------------------------------------------------------------------------------------------

@@ -6,33 +6,18 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession as SAAsyncSession
 
 from bot import lean
-from bot.db import create_engine, migrate, session_factory
 from bot.errors import StaleChannel
 from bot.models import ChannelConfig, GuildConfig
-from bot.settings import Settings
 from bot.store import Store, Where, channel_key, versioned_update, write_turn
 from tests.databases import ON_POSTGRES
 
 HERE = Where(guild_id=1, channel_id=10)
-
-
-def clock() -> datetime:
-    return datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-async def store(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    yield Store(session_factory(engine), clock)
-    await engine.dispose()
 
 
 @pytest.fixture

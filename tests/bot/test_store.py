@@ -9,10 +9,8 @@ import pytest
 from sqlalchemy import event
 
 from bot import store as store_module
-from bot.db import create_engine, migrate, session_factory
 from bot.models import ChannelConfig, GuildConfig
 from bot.rolling import d6_rules, roll_in_channel
-from bot.settings import Settings
 from bot.store import Store, Where
 from rules.dice import QueuedDiceMismatch, ScriptedDice
 from rules.notation import NotationError
@@ -23,14 +21,6 @@ THREAD = Where(guild_id=1, channel_id=11, parent_id=10)
 
 def clock() -> datetime:
     return datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
-
-
-@pytest.fixture
-async def store(bot_settings: Settings):
-    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
-    await migrate(engine)
-    yield Store(session_factory(engine), clock)
-    await engine.dispose()
 
 
 async def test_threads_inherit_the_parent_system(store: Store) -> None:
