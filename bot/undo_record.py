@@ -69,6 +69,8 @@ def _reverse_patch_of_unequal(before: Any, after: Any) -> dict[str, Any] | None:
             ops[key] = {GONE: 1}
         return {DICT: ops} if ops else None
     if isinstance(before, list) and isinstance(after, list | tuple):
+        if len(before) == len(after) and _same_ids(before, after):
+            return _patch_items(before, after)
         keyed_before, keyed_after = _by_id(before), _by_id(after)
         if keyed_before is not None and keyed_after is not None and keyed_before.keys() != keyed_after.keys():
             ops = {key: {SET: item} for key, item in keyed_before.items() if key not in keyed_after}
@@ -81,13 +83,7 @@ def _reverse_patch_of_unequal(before: Any, after: Any) -> dict[str, Any] | None:
                     ops[key] = op
             return {BY_ID: [list(keyed_before), ops]}
         if len(before) == len(after):
-            pairs = enumerate(zip(before, after, strict=True))
-            items = {
-                str(i): op
-                for i, (b, a) in pairs
-                if b != a and (op := _reverse_patch_of_unequal(b, a)) is not None
-            }
-            return {LIST: items} if items else None
+            return _patch_items(before, after)
         shorter = min(len(before), len(after))
         head = 0
         while head < shorter and before[head] == after[head]:
@@ -97,6 +93,31 @@ def _reverse_patch_of_unequal(before: Any, after: Any) -> dict[str, Any] | None:
             tail += 1
         return {SPLICE: [head, len(after) - tail, before[head : len(before) - tail]]}
     return {SET: before}
+
+
+def _patch_items(before: list[Any], after: list[Any] | tuple[Any, ...]) -> dict[str, Any] | None:
+    """Two lists of one length, patched item by item (an item the change left alone is the same object in
+    both: a state's unchanged combatants, ``rules.stored_once``)."""
+    items = {
+        str(i): op
+        for i, (b, a) in enumerate(zip(before, after, strict=True))
+        if b is not a and b != a and (op := _reverse_patch_of_unequal(b, a)) is not None
+    }
+    return {LIST: items} if items else None
+
+
+def _same_ids(before: list[Any], after: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether each item of ``after`` is the one of ``before`` at its place or a record with its id (so both
+    lists hold the same records, and ``_by_id`` would find the same keys): the common case, told without
+    keying both lists."""
+    for b, a in zip(before, after, strict=True):
+        if b is a:
+            continue
+        if not (
+            isinstance(b, dict) and isinstance(a, dict) and "id" in b and "id" in a and b["id"] == a["id"]
+        ):
+            return False
+    return True
 
 
 def _by_id(items: list[Any]) -> dict[str, Any] | None:

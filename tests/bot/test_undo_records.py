@@ -39,6 +39,10 @@ def test_patches_give_the_earlier_value_back() -> None:
     patch = undo_record.reverse_patch(fighters, fewer)
     assert undo_record.apply_patch(fewer, patch) == fighters and '"hp": 3' not in json.dumps(patch)
     assert undo_record.apply_patch(fighters, undo_record.reverse_patch(fewer, fighters)) == fewer
+    shared = [fighters[0], {"id": "2", "hp": 4}, fighters[2]]  # records left alone are the same objects
+    assert undo_record.reverse_patch(fighters, shared) == {"[": {"1": {"{": {"hp": {"=": 5}}}}}
+    swapped = [fighters[2], fighters[1], fighters[0]]  # the same records in another order
+    assert undo_record.apply_patch(swapped, undo_record.reverse_patch(fighters, swapped)) == fighters
     assert undo_record.jsonable({"t": (1, (2, 3))}) == {"t": [1, [2, 3]]}
 
 

@@ -571,8 +571,14 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
 
     @staticmethod
     def _row(state: D6State, c: Combatant) -> CombatantView:
+        """``c``'s tracker row. All but its conditions come from ``c`` alone (frozen): the row made for it
+        before is shown again while its conditions, which read the rest of the state, are the same."""
+        conditions = _conditions(state, c)
+        kept = c._row
+        if kept is not None and kept[0] == conditions:
+            return kept[1]  # type: ignore[no-any-return]
         lg = c.last_gasp
-        return CombatantView(
+        row = CombatantView(
             id=c.id,
             name=c.name,
             side=c.side,
@@ -581,11 +587,13 @@ class D6System(D6Actions, BookHouseRules[HouseRules]):
             hp=c.hp,
             hp_max=c.sheet.hp_max,
             health=_health(c),
-            conditions=_conditions(state, c),
+            conditions=conditions,
             last_gasp_round=lg.rounds if lg is not None else None,
             stored_healing=lg.stored_healing if lg is not None else None,
             active=c.status == "active",
         )
+        object.__setattr__(c, "_row", (conditions, row))  # a cache, not a change (``made_once``)
+        return row
 
 
 SYSTEM: System[D6State, Sheet, HouseRules] = D6System()

@@ -120,6 +120,9 @@ class Combatant(StoredOnce):
     last_gasp: LastGasp | None = None
     status: Status = "active"
     _stored: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
+    # its tracker row with the conditions it was made for (``D6System._row``): a change replaces only the
+    # combatants it changes, so the others' rows are not made again
+    _row: tuple[tuple[str, ...], Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:

@@ -233,6 +233,19 @@ def test_gm_set_grapple_counter_shows_in_the_tracker():
     assert SYSTEM.tracker(again).grapples == (GrappleView("B1", "O", -1, None),)
 
 
+def test_a_kept_tracker_row_follows_what_the_rest_of_the_state_says_of_its_combatant():
+    state = seed_fight().state
+    shown = row(state, "O")  # made, and kept on the combatant
+    pinned = state.put_grapple(Grapple("B1", "O", 3, True))
+    assert pinned.get("O") is state.get("O")  # the grapple changed the state around O, not O
+    assert "pinned" not in shown.conditions
+    assert "pinned" in row(pinned, "O").conditions
+    assert row(state, "O").conditions == shown.conditions  # the state before still reads as it was
+    assert row(pinned, "P") is row(state, "P")  # a row nothing touched is the one made before
+    hurt = call(SYSTEM.gm_damage, pinned, "P", 2, None).state
+    assert row(hurt, "P").hp == row(pinned, "P").hp - 2  # a changed combatant gets a new row
+
+
 def test_gm_set_grapple_counter_keeps_the_range_and_ends_a_pin_it_moves():
     pinned = grappling(counter=3, pinned=True)
     assert SYSTEM.tracker(pinned).grapples[0].pinned == "O"
