@@ -132,11 +132,21 @@ async def rows_of(
     session: AsyncSession, cache: RowCache, encounter_id: int, version: int
 ) -> tuple[list[CombatantRow], list[GrappleRow]]:
     """The rows of that version of the encounter: from the cache, or read (and kept)."""
+    combatants, grapples, _ = await rows_and_values_of(session, cache, encounter_id, version)
+    return combatants, grapples
+
+
+async def rows_and_values_of(
+    session: AsyncSession, cache: RowCache, encounter_id: int, version: int
+) -> tuple[list[CombatantRow], list[GrappleRow], list[Values]]:
+    """``rows_of``, with each combatant's values as kept (``values_of`` of its row, without making them
+    again: the rows are made of them and share their JSON values, which are replaced, never changed in
+    place)."""
     rows = cache.get(encounter_id, version)
     if rows is None:
         rows = await read_rows(session, encounter_id)
         cache.put(encounter_id, version, rows)
-    return [combatant(v) for v in rows[0]], [grapple(v) for v in rows[1]]
+    return [combatant(v) for v in rows[0]], [grapple(v) for v in rows[1]], list(rows[0])
 
 
 async def insert_combatant(session: AsyncSession, values: Values) -> int:

@@ -605,10 +605,9 @@ async def edit_encounter(
             if read is None:
                 raise NoEncounter()
             encounter, config, view = read.encounter, read.own, view_of(read.own, read.parent)
-            combatants, grapples = await encounter_rows.rows_of(
+            combatants, grapples, loaded = await encounter_rows.rows_and_values_of(
                 session, states.rows, encounter.id or 0, encounter.version
             )
-            loaded = [encounter_rows.values_of(c) for c in combatants]
             before: dict[str, Any] | None = _snapshot_of(encounter, loaded, grapples)
             system = get_system(encounter.system)
             instance = _instance_of(read.instances, where, view, system)
