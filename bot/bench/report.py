@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 
 FLOOR = "/noop"
 FLOOR_EDIT = "/noop edit:true"  # the floor also editing one message: a reference row, not a target
-REFERENCES = (FLOOR, FLOOR_EDIT)
+FLOOR_SAVE = "/noop save:true"  # the floor also saving a change on SQLite first: a reference row too
+REFERENCES = (FLOOR, FLOOR_EDIT, FLOOR_SAVE)
 CHANGES = ("/gm damage", "/attack")  # the commands that change an encounter
 MB = 1024 * 1024
 
@@ -166,8 +167,9 @@ def table(report: Report) -> str:
     lines += [
         f"Fray against the floor (a bare discord.py bot answering /noop), same fake Discord, same run; "
         f"median of {reps} repetition(s); machine load {report.load}",
-        f"(reference: {FLOOR_EDIT} is the floor also editing one message of its own per request, as a "
-        "live tracker is)",
+        f"(references: {FLOOR_EDIT} is the floor also editing one message of its own per request, as a "
+        f"live tracker is; {FLOOR_SAVE} is the floor first saving a change on SQLite the cheapest way Python "
+        "can, a versioned UPDATE of a 7 KB state and a log INSERT)",
         "",
         f"{'command':<18}{'conc':>5}  {'p50':>7} {'p99':>7} {'req/s':>7} {'CPU/req':>8}   "
         f"{'p50 ms':>8} {'p99 ms':>8} {'req/s':>8} {'CPU ms':>7} {'failed':>6} {'refused':>7}",

@@ -29,7 +29,7 @@ from typing import Any
 from bot.bench.database import BenchDatabase, applied_by, fray_database, store_more_encounters, turn_holders
 from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
 from bot.bench.options import Options, options_from
-from bot.bench.report import FLOOR, FLOOR_EDIT, REFERENCES, Phase, Report, Storm, table
+from bot.bench.report import FLOOR, FLOOR_EDIT, FLOOR_SAVE, REFERENCES, Phase, Report, Storm, table
 
 READY_WITHIN = 60.0
 ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
@@ -59,7 +59,8 @@ def cpu_clock(pid: int) -> int | None:
 
 class BotProcess:
     """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU from its CPU clock (``cpu_clock``),
-    memory from /proc. The floor never opens its database; Fray's is ``database`` (a file or a server's)."""
+    memory from /proc. The floor opens its database (a SQLite file) only for ``/noop save:true``; Fray's is
+    ``database`` (a file or a server's)."""
 
     def __init__(self, kind: str, fd: FakeDiscord, workdir: Path, database: str | None = None) -> None:
         self.kind = kind
@@ -181,6 +182,8 @@ def request_maker(t: Table, command: str) -> Callable[[int], Request]:
             return channel, t.player, "noop", {}, True
         if command == FLOOR_EDIT:
             return channel, t.player, "noop", {"edit": True}, True
+        if command == FLOOR_SAVE:
+            return channel, t.player, "noop", {"save": True}, True
         if command == "/roll":
             return channel, t.player, "roll", {"expression": "2d6+3"}, True
         if command == "/encounter status":

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from bot.bench.report import FLOOR, FLOOR_EDIT, Phase, Report, Storm, percentile, ratios, table, targets
+from bot.bench.report import (
+    FLOOR,
+    FLOOR_EDIT,
+    FLOOR_SAVE,
+    Phase,
+    Report,
+    Storm,
+    percentile,
+    ratios,
+    table,
+    targets,
+)
 
 
 def phase(command: str, conc: int, rep: int, latency: float, cpu: float, n: int = 10) -> Phase:
@@ -55,16 +66,23 @@ def test_targets_say_what_is_met() -> None:
     assert "10 late" in printed and "110 MB" in printed
 
 
-def test_the_floor_with_an_edit_is_a_reference_row_not_a_target() -> None:
-    """Far slower than the floor, it is listed (as a ratio to the floor) but never judged."""
+def test_the_floor_editing_or_saving_is_a_reference_row_not_a_target() -> None:
+    """Far slower than the floor, they are listed (as ratios to the floor) but never judged."""
     phases = [
         phase(FLOOR, 1, 1, 0.001, 0.0005),
         phase(FLOOR_EDIT, 1, 1, 0.010, 0.0050),
+        phase(FLOOR_SAVE, 1, 1, 0.020, 0.0100),
         phase("/gm damage", 1, 1, 0.002, 0.0010),
     ]
     report = Report(phases=phases)
     assert ratios(phases)[(FLOOR_EDIT, 1)]["cpu_per_request"] == 10.0
+    assert ratios(phases)[(FLOOR_SAVE, 1)]["cpu_per_request"] == 20.0
     measured = {what.split(" (")[0]: value for what, value, _ in targets(report)}
     assert measured["bot CPU per change ≤ 3×"] == "2.0×" and measured["p50 at concurrency 1 ≤ 3×"] == "2.0×"
     rows = [line.split()[:3] for line in table(report).splitlines() if line.startswith("/")]
-    assert rows == [["/noop", "1", "1.0×"], ["/noop", "edit:true", "1"], ["/gm", "damage", "1"]]
+    assert rows == [
+        ["/noop", "1", "1.0×"],
+        ["/noop", "edit:true", "1"],
+        ["/noop", "save:true", "1"],
+        ["/gm", "damage", "1"],
+    ]
