@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import cProfile
-import json
 import logging
 import os
 import signal
@@ -27,6 +26,7 @@ from typing import Any
 import discord
 import discord.gateway
 import discord.http
+import orjson
 import yarl
 from discord import app_commands
 
@@ -37,7 +37,8 @@ class FloorSave:
     """The least a change costs to keep on SQLite, done the cheapest way Python can: the stdlib's ``sqlite3``
     on the event loop's thread (WAL, ``synchronous=NORMAL``, as Fray's), one version-checked ``UPDATE`` of a
     channel's fight state as JSON of Fray's size (eight combatants, about 7 KB) and one log ``INSERT``,
-    committed. No ORM, no undo record, no rules: the floor under any bot that persists each change."""
+    committed; JSON by orjson, as Fray's. No ORM, no undo record, no rules: the floor under any bot that
+    persists each change."""
 
     COMBATANTS = 8
 
@@ -49,9 +50,8 @@ class FloorSave:
             "CREATE TABLE IF NOT EXISTS fight (channel INTEGER PRIMARY KEY, version INTEGER, state TEXT)"
         )
         self.db.execute("CREATE TABLE IF NOT EXISTS log (channel INTEGER, seq INTEGER, entry TEXT)")
-        self.states: dict[
-            int, tuple[int, dict[str, Any]]
-        ] = {}  # channel id → (version, state), as kept reads
+        # channel id → (version, state), kept as a bot keeps its reads
+        self.states: dict[int, tuple[int, dict[str, Any]]] = {}
 
     def _state(self, channel_id: int) -> tuple[int, dict[str, Any]]:
         kept = self.states.get(channel_id)
@@ -62,7 +62,7 @@ class FloorSave:
             ]
             kept = (0, {"round": 1, "turn": 0, "combatants": fighters})
             self.db.execute(
-                "INSERT OR REPLACE INTO fight VALUES (?, 0, ?)", (channel_id, json.dumps(kept[1]))
+                "INSERT OR REPLACE INTO fight VALUES (?, 0, ?)", (channel_id, orjson.dumps(kept[1]))
             )
         return kept
 
@@ -74,12 +74,12 @@ class FloorSave:
         self.db.execute("BEGIN")
         done = self.db.execute(
             "UPDATE fight SET version = ?, state = ? WHERE channel = ? AND version = ?",
-            (version + 1, json.dumps(state), channel_id, version),
+            (version + 1, orjson.dumps(state), channel_id, version),
         )
         if done.rowcount != 1:
             self.db.execute("ROLLBACK")
             raise RuntimeError("stale")
-        self.db.execute("INSERT INTO log VALUES (?, ?, ?)", (channel_id, version + 1, json.dumps(entry)))
+        self.db.execute("INSERT INTO log VALUES (?, ?, ?)", (channel_id, version + 1, orjson.dumps(entry)))
         self.db.execute("COMMIT")
         self.states[channel_id] = (version + 1, state)
 
