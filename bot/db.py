@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 SQLITE_POOL_SIZE = 4
-SQLITE_POOL_OVERFLOW = 2
+SQLITE_LANES = 4  # of them kept out of the pool by the change path and its reads (``bot.lanes``)
+SQLITE_POOL_OVERFLOW = SQLITE_LANES  # so the pool still lends four at once beside the lanes
 BUSY_TIMEOUT_MS = 5000  # how long a connection waits for another's write lock
 
 PRAGMAS = (
@@ -235,7 +236,8 @@ def create_engine(database_url: str, *, database_path: Path | None = None, **kwa
         database_path.parent.mkdir(parents=True, exist_ok=True)
     if not database_url.startswith("postgresql"):
         # SQLite has one writer and WAL readers: a few connections keep every change and read going, and
-        # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB).
+        # each holds its own page cache and thread (15 of them, the pool's default, held 30 MB). At most
+        # eight at once: the four lanes, and four for everything else.
         kwargs.setdefault("pool_size", SQLITE_POOL_SIZE)
         kwargs.setdefault("max_overflow", SQLITE_POOL_OVERFLOW)
         path = _plain_sqlite_file(make_url(database_url))

@@ -61,6 +61,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
 from bot.errors import BotError, StaleChannel
+from bot.lanes import Lane, Lanes
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 from bot.plain_rows import channel_rows
 from bot.session_reuse import ReusedSessions
@@ -397,7 +398,7 @@ class Store:
         # Awaited holding the resource's lock, before the transaction: the cogs acknowledge the member's
         # interaction there when it might not answer in time (``cogs.deadline``); raising saves nothing.
         self.before_change = before_change
-        self._sessions = ReusedSessions(sessions)  # for changes and ``reading``
+        self._sessions = ReusedSessions(sessions)  # for changes and ``reading`` where no lane is free
         self._locks: weakref.WeakValueDictionary[Key, asyncio.Lock] = weakref.WeakValueDictionary()
         self._gm_roles: dict[int, tuple[int | None, float]] = {}  # guild id → (GM role, when read)
         self._gm_role_reads: dict[int, asyncio.Future[int | None]] = {}  # guild id → the read under way
@@ -405,7 +406,8 @@ class Store:
         # SQLite has one write lock per file: the process's changes take turns for it (``write_turn``).
         # PostgreSQL locks rows: changes to different resources write side by side.
         self._one_writer = engine is None or engine.dialect.name == "sqlite"
-        self._connection_slots = _pool_capacity(engine)
+        self._lanes = Lanes.of(engine)  # SQLite: connections kept for changes and reads (``bot.lanes``)
+        self._connection_slots = self._lanes.count if self._lanes is not None else _pool_capacity(engine)
         self._connection_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
         if engine is not None and not event.contains(
             engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn
@@ -447,36 +449,75 @@ class Store:
             turn = _WriteTurn(self.lock(WRITER) if self._one_writer else None)
             try:
                 async with self._connections():
-                    session = self._sessions.take()
-                    try:
-                        # Begins the transaction. The connection before the turn exists (see
-                        # ``write_turn``), kept for the statements.
-                        connection = await self._sessions.begin(session)
-                        session.info[lean.CONNECTION] = connection
-                        session.info[WRITE_TURN] = turn
-                        connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
-                        if across_processes and session.bind.dialect.name == "postgresql":
-                            await lean.execute(session, ADVISORY_LOCK, {"id": resource_lock_id(key)})
-                        yield session
-                        # The commit and the close at once (``session.begin()`` and the session's own
-                        # close took four trips through the greenlet and a task: a quarter of an empty change)
-                        await self._sessions.commit_and_close(session)
-                    except BaseException:
-                        await session.__aexit__(None, None, None)  # rolls back; finishes even if cancelled
-                        raise
-                    finally:
-                        _let_go(session)
-                    self._sessions.give_back(session)
+                    lane = await self._lanes.take() if self._lanes is not None else None
+                    if lane is not None:
+                        async with self._change_on(lane, turn) as session:
+                            yield session
+                    else:
+                        async with self._change_in_session(turn, key, across_processes) as session:
+                            yield session
             finally:
                 turn.give_back()
 
     @asynccontextmanager
+    async def _change_on(self, lane: Lane, turn: _WriteTurn) -> AsyncIterator[AsyncSession]:
+        """A change on a lane (SQLite): its session, begun only if something uses it as an ORM session."""
+        assert self._lanes is not None
+        session = lane.session
+        session.info[lean.CONNECTION] = lane.connection
+        session.info[WRITE_TURN] = turn
+        lane.connection.sync_connection.info[WRITE_TURN] = turn  # type: ignore[union-attr]
+        try:
+            yield session
+            await self._lanes.finish(lane)
+        except BaseException:
+            await self._lanes.abandon(lane)  # rolls back; finishes even if cancelled
+            raise
+
+    @asynccontextmanager
+    async def _change_in_session(
+        self, turn: _WriteTurn, key: Key, across_processes: bool
+    ) -> AsyncIterator[AsyncSession]:
+        """A change in a session of the pool's (PostgreSQL; SQLite when every lane is lent)."""
+        session = self._sessions.take()
+        try:
+            # Begins the transaction. The connection before the turn exists (see ``write_turn``), kept
+            # for the statements.
+            connection = await self._sessions.begin(session)
+            session.info[lean.CONNECTION] = connection
+            session.info[WRITE_TURN] = turn
+            connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
+            if across_processes and session.bind.dialect.name == "postgresql":
+                await lean.execute(session, ADVISORY_LOCK, {"id": resource_lock_id(key)})
+            yield session
+            # The commit and the close at once (``session.begin()`` and the session's own close took
+            # four trips through the greenlet and a task: a quarter of an empty change)
+            await self._sessions.commit_and_close(session)
+        except BaseException:
+            await session.__aexit__(None, None, None)  # rolls back; finishes even if cancelled
+            raise
+        finally:
+            _let_go(session)
+        self._sessions.give_back(session)
+
+    @asynccontextmanager
     async def reading(self) -> AsyncIterator[AsyncSession]:
-        """A session for reads outside the change path (no lock, nothing written). On SQLite it is begun and
-        closed as a change's is (``bot.session_reuse``): nothing of a read is left to roll back there, so its
-        close never waits (the session's own close runs in a task of its own, as a close that waits must
-        finish even when its caller is cancelled, and takes a trip of its own; a read that fails closes
-        that way)."""
+        """A session for reads outside the change path (no lock, nothing written): a free lane's on SQLite
+        (``bot.lanes``), else one of the pool's, begun and closed as a change's is (``bot.session_reuse``):
+        nothing of a read is left to roll back there, so its close never waits (the session's own close
+        runs in a task of its own, as a close that waits must finish even when its caller is cancelled,
+        and takes a trip of its own; a read that fails closes that way)."""
+        lane = await self._lanes.take() if self._lanes is not None else None
+        if lane is not None:
+            lane.session.info[lean.CONNECTION] = lane.connection
+            try:
+                yield lane.session
+            except BaseException:
+                await self._lanes.abandon(lane)
+                raise
+            if not self._lanes.end_read(lane):
+                await self._lanes.abandon(lane)
+            return
         session = self._sessions.take()
         sqlite = session.bind.dialect.name == "sqlite"
         try:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot import characters, lean
 from bot.characters import CharacterBook, StaleCharacter
@@ -20,6 +21,7 @@ from bot.db import create_engine, migrate, session_factory
 from bot.encounter_reads import load_encounter
 from bot.encounters import EncounterOpen, StaleEncounter, edit_encounter, start_encounter
 from bot.errors import Stale
+from bot.lanes import Lanes
 from bot.models import ChannelConfig, Character, Encounter, EventLog, ReminderConfig
 from bot.reminders import StaleReminderSettings, save_policy
 from bot.settings import Settings
@@ -94,7 +96,8 @@ def test_only_the_change_path_opens_a_write_transaction() -> None:
     that. ``bot/db.py`` migrates the schema before the bot serves, the load benchmark (``bot/bench``)
     builds its own database beside Fray, ``bot/lean.py`` commits a change's last writes in their one
     hand-off to SQLite's thread, inside the transaction ``Store.change`` began (``write_all(last=True)``),
-    and ``bot/session_reuse.py`` commits and closes the sessions ``Store.change`` takes from it."""
+    and ``bot/lanes.py`` and ``bot/session_reuse.py`` commit what the sessions ``Store.change`` takes from
+    them hold."""
     opening = re.compile(r"\.(begin|commit)\(\)")
     found = [
         path.relative_to(ROOT).as_posix()
@@ -104,7 +107,7 @@ def test_only_the_change_path_opens_a_write_transaction() -> None:
         and path.name != "db.py"
         and opening.search(path.read_text(encoding="utf-8"))
     ]
-    assert sorted(found) == ["bot/lean.py", "bot/session_reuse.py", "bot/store.py"]
+    assert sorted(found) == ["bot/lanes.py", "bot/lean.py", "bot/session_reuse.py", "bot/store.py"]
 
 
 async def test_one_lock_per_resource_held_only_while_in_use(store: Store) -> None:
@@ -150,8 +153,13 @@ async def test_changes_to_one_resource_serialise_and_others_do_not_wait(store: S
 
 
 def _lent(engine) -> int:
-    """Connections the pool has lent out now."""
-    return engine.sync_engine.pool.checkedout()
+    """Connections lent out now to changes and reads: the pool's, less the lanes kept free for them
+    (``bot.lanes``), each of which must hold no transaction."""
+    lanes = Lanes.of(engine)
+    idle = lanes.idle() if lanes is not None else ()
+    for lane in idle:
+        assert not lane.driver.in_transaction and not lane.session.in_transaction() and not lane.session.info
+    return int(engine.sync_engine.pool.checkedout()) - len(idle)
 
 
 async def _stored_channels(store: Store) -> set[int]:
@@ -228,22 +236,28 @@ async def test_a_read_gives_its_connection_back_however_it_ends(engine, store: S
 
 
 async def test_a_closed_session_keeps_nothing_of_its_transaction(store: Store) -> None:
-    """A closed session is kept for the next change (``bot.session_reuse``), its ``info`` emptied: that
-    referred to its transaction, a cycle that waited for the garbage collector (a storm of changes peaked
-    5 MB higher). The transaction is freed at once."""
+    """A change's session is kept for the next change or read (a lane's on SQLite, ``bot.lanes``; else
+    ``bot.session_reuse``), its ``info`` emptied: that referred to its transaction, a cycle that waited for
+    the garbage collector (a storm of changes peaked 5 MB higher). The transaction is freed at once. A lane's
+    session is not even begun by statements that run on its driver connection."""
     import weakref
+
+    def transaction_of(session: AsyncSession) -> Any:
+        begun = session.sync_session.get_transaction()
+        assert (begun is None) == (store._lanes is not None)
+        return weakref.ref(begun) if begun is not None else lambda: None
 
     gc.collect()
     gc.disable()
     try:
         async with store.change(channel_key(10)) as session:
             await lean.select(session, sa.select(ChannelConfig.channel_id), {})  # type: ignore[arg-type]
-            changed = weakref.ref(session.sync_session.get_transaction())
+            changed = transaction_of(session)
         assert changed() is None and not session.info
         kept = session
         async with store.reading() as session:
             await lean.select(session, sa.select(ChannelConfig.channel_id), {})  # type: ignore[arg-type]
-            read = weakref.ref(session.sync_session.get_transaction())
+            read = transaction_of(session)
         assert read() is None and not session.info
         assert session is kept  # the change's session served the read
     finally:

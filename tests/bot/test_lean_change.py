@@ -226,7 +226,9 @@ async def test_a_change_sets_sqlites_busy_timeout_only_when_it_changes(
     for remove in (True, False, True):
         await _condition(bot, remove)
     assert set_to == []
-    assert await ash_conditions(bot) == []  # committed (a read through SQLAlchemy: the timeout back)
+    assert await ash_conditions(bot) == []  # committed
+    async with bot.store.reading() as session:  # the connection the changes used, through SQLAlchemy:
+        await session.exec(select(Combatant.conditions))  # the timeout back first
     assert set_to == [db.BUSY_TIMEOUT_MS]
     await _condition(bot, False)
     assert set_to == [db.BUSY_TIMEOUT_MS, 0]

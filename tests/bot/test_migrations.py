@@ -75,8 +75,9 @@ async def test_pragmas_on_every_connection(bot_settings: Settings) -> None:
             "synchronous": 1,
             "cache_size": -1024,
         }
-        # a few connections, each with its own page cache and thread: at most six at once
-        assert engine.pool.size() + engine.pool._max_overflow == 6  # type: ignore[attr-defined]
+        # a few connections, each with its own page cache and thread: at most eight at once (four of them
+        # the change path's lanes, ``bot.lanes``)
+        assert engine.pool.size() + engine.pool._max_overflow == 8  # type: ignore[attr-defined]
     finally:
         await engine.dispose()
 

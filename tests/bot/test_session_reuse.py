@@ -1,23 +1,49 @@
 """Sessions reused by the change path and its reads; on SQLite begun and closed without the greenlet only
-where nothing of it awaits, and through it everywhere else."""
+where nothing of it awaits, and through it everywhere else.
+
+On SQLite a store takes these only where it has no lane free (``bot.lanes``, tested in ``test_lanes``): the
+database here has a pool with no room for lanes, so every change and read takes one."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import Counter
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession as SAAsyncSession
 
 from bot import lean
+from bot.db import create_engine, migrate, session_factory
 from bot.errors import StaleChannel
 from bot.models import ChannelConfig, GuildConfig
+from bot.settings import Settings
 from bot.store import Store, Where, channel_key, versioned_update, write_turn
 from tests.databases import ON_POSTGRES
 
 HERE = Where(guild_id=1, channel_id=10)
+NOW = datetime(2026, 5, 6, 7, 8, 9, tzinfo=UTC)
+
+
+@pytest.fixture
+async def sessions(bot_settings: Settings):
+    """A session factory on a freshly migrated database whose pool lends five connections at most: no room
+    for lanes beside its other users."""
+    engine = create_engine(
+        bot_settings.database_url, database_path=bot_settings.database_path, max_overflow=1
+    )
+    await migrate(engine)
+    yield session_factory(engine)
+    await engine.dispose()
+
+
+@pytest.fixture
+def store(sessions) -> Store:
+    made = Store(sessions, lambda: NOW)
+    assert made._lanes is None
+    return made
 
 
 @pytest.fixture
