@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import time
 from typing import Any
 
 import discord
@@ -59,9 +60,11 @@ class TooLate(BotError):
 
 
 def age(interaction: discord.Interaction[Any]) -> float:
-    """Seconds since Discord created the interaction (its snowflake), within 0..DISCORD_DEADLINE (clock skew)."""
-    seconds = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return min(max(seconds, 0.0), DISCORD_DEADLINE)
+    """Seconds since Discord created the interaction (its snowflake), within 0..DISCORD_DEADLINE (clock skew).
+    Read from the snowflake's milliseconds, as ``created_at`` holds them, without building datetimes: every
+    command asks twice."""
+    created_ms = (interaction.id >> 22) + discord.utils.DISCORD_EPOCH
+    return min(max(time.time() - created_ms / 1000, 0.0), DISCORD_DEADLINE)
 
 
 def keep_deadline(interaction: discord.Interaction[Any]) -> None:

@@ -159,3 +159,16 @@ async def test_a_slow_button_is_acknowledged_then_edits_its_message(table) -> No
     assert r.type == 6  # a deferred update: no "thinking" message
     await r.interaction.wait_for(lambda: posted.response.content == "clicked 1", 5, "the edit")
     assert not fd.problems
+
+
+def test_an_interactions_age_is_read_from_its_snowflake_and_kept_within_the_deadline() -> None:
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    def made(seconds_ago: float) -> Any:
+        when = datetime.fromtimestamp(time.time() - seconds_ago, UTC)
+        return SimpleNamespace(id=discord.utils.time_snowflake(when))
+
+    assert deadline.age(made(1.25)) == pytest.approx(1.25, abs=0.05)
+    assert deadline.age(made(-60)) == 0.0  # Discord's clock ahead of ours
+    assert deadline.age(made(60)) == deadline.DISCORD_DEADLINE
