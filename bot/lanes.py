@@ -102,7 +102,8 @@ class Lanes:
         sync = session.sync_session
         if sync.new or sync.dirty or sync.deleted or sync.in_transaction():
             await session.commit()
-        await lane.driver.commit()  # where the last writes could not commit (busy); else nothing to do
+        if lane.driver.in_transaction:  # the last writes could not commit (busy); else nothing to do
+            await lane.driver.commit()
         self._give_back(lane)
 
     def end_read(self, lane: Lane) -> bool:

@@ -109,6 +109,15 @@ WRITER: Key = ("writer",)
 WRITE_TURN = "fray.write_turn"
 
 
+def _lent(lane: Lane, turn: _WriteTurn) -> AsyncSession:
+    """A lane's session, lent to a change holding ``turn``."""
+    session = lane.session
+    session.info[lean.CONNECTION] = lane.connection
+    session.info[WRITE_TURN] = turn
+    lane.connection.sync_connection.info[WRITE_TURN] = turn  # type: ignore[union-attr]  # for the listener
+    return session
+
+
 def _let_go(session: AsyncSession) -> None:
     """Forget what a closed session's ``info`` keeps: it refers to the session's transaction
     (``bot.lean`` keeps the driver connection per transaction there), a cycle the garbage collector
@@ -450,29 +459,20 @@ class Store:
             try:
                 async with self._connections():
                     lane = await self._lanes.take() if self._lanes is not None else None
-                    if lane is not None:
-                        async with self._change_on(lane, turn) as session:
-                            yield session
-                    else:
+                    if lane is None:
                         async with self._change_in_session(turn, key, across_processes) as session:
                             yield session
+                    else:  # on a lane (SQLite): its session is begun only if something uses it as an ORM one
+                        assert self._lanes is not None
+                        session = _lent(lane, turn)
+                        try:
+                            yield session
+                            await self._lanes.finish(lane)
+                        except BaseException:
+                            await self._lanes.abandon(lane)  # rolls back; finishes even if cancelled
+                            raise
             finally:
                 turn.give_back()
-
-    @asynccontextmanager
-    async def _change_on(self, lane: Lane, turn: _WriteTurn) -> AsyncIterator[AsyncSession]:
-        """A change on a lane (SQLite): its session, begun only if something uses it as an ORM session."""
-        assert self._lanes is not None
-        session = lane.session
-        session.info[lean.CONNECTION] = lane.connection
-        session.info[WRITE_TURN] = turn
-        lane.connection.sync_connection.info[WRITE_TURN] = turn  # type: ignore[union-attr]
-        try:
-            yield session
-            await self._lanes.finish(lane)
-        except BaseException:
-            await self._lanes.abandon(lane)  # rolls back; finishes even if cancelled
-            raise
 
     @asynccontextmanager
     async def _change_in_session(
