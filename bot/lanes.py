@@ -19,7 +19,6 @@ change that finds every lane lent) goes through ``bot.session_reuse`` as before.
 from __future__ import annotations
 
 import asyncio
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +31,7 @@ from bot.db import SQLITE_LANES, SQLiteConnection
 
 # what the pool must still lend beside the lanes (reads outside the change path, the reminder loop's due query)
 OTHERS = 2
+_ON_ENGINE = "_fray_lanes"  # the attribute of the (sync) engine that holds its lanes
 
 
 @dataclass(eq=False)
@@ -59,13 +59,13 @@ class Lanes:
         sync = getattr(engine, "sync_engine", None)
         if sync is None or engine.dialect.name != "sqlite":
             return None
-        found = _BY_ENGINE.get(sync)
+        found: Lanes | None = getattr(sync, _ON_ENGINE, None)
         if found is None:
             pool = sync.pool
             if not isinstance(pool, QueuePool) or pool.size() + pool._max_overflow < SQLITE_LANES + OTHERS:
                 return None
             found = Lanes(engine, SQLITE_LANES)
-            _BY_ENGINE[sync] = found
+            setattr(sync, _ON_ENGINE, found)  # kept as long as the engine, and no longer
             event.listen(sync, "engine_disposed", found._close_all)
         return found
 
@@ -163,6 +163,3 @@ class Lanes:
         self._free.clear()
         self._closed |= self._all
         self._all = set(self._closed)
-
-
-_BY_ENGINE: weakref.WeakKeyDictionary[Any, Lanes] = weakref.WeakKeyDictionary()

@@ -5,6 +5,8 @@ holds nothing."""
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections import Counter
 from collections.abc import Iterator
 
@@ -196,6 +198,10 @@ async def test_disposing_the_engine_closes_its_lanes(bot_settings: Settings) -> 
     await engine.dispose()
     assert all(lane.driver._connection is None for lane in kept)  # closed, their threads stopped
     assert not lanes._all and not lanes.idle()
+    gone = weakref.ref(engine)
+    del engine, store, lanes, kept
+    gc.collect()
+    assert gone() is None  # the lanes keep no engine alive once nothing else does
 
 
 async def test_only_a_pool_with_room_beside_them_gets_lanes(bot_settings: Settings) -> None:
