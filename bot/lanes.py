@@ -139,7 +139,6 @@ class Lanes:
         if sync.identity_map:
             sync.expunge_all()
         lane.session.info.clear()
-        lane.connection.sync_connection.info.clear()  # type: ignore[union-attr]
         if lane in self._closed:
             self._closed.discard(lane)
             closing = asyncio.ensure_future(self._close(lane))
@@ -149,9 +148,8 @@ class Lanes:
         self._free.append(lane)
 
     async def _close(self, lane: Lane) -> None:
+        """Close a lent lane (never a free one)."""
         self._all.discard(lane)
-        if lane in self._free:
-            self._free.remove(lane)
         await lane.connection.invalidate()  # closes the driver connection; the pool forgets it
 
     def _close_all(self, _engine: Any) -> None:

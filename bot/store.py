@@ -61,7 +61,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from bot import lean
 from bot.errors import BotError, StaleChannel
-from bot.lanes import Lane, Lanes
+from bot.lanes import Lanes
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
 from bot.plain_rows import channel_rows
 from bot.session_reuse import ReusedSessions
@@ -109,12 +109,12 @@ WRITER: Key = ("writer",)
 WRITE_TURN = "fray.write_turn"
 
 
-def _lent(lane: Lane, turn: _WriteTurn) -> AsyncSession:
-    """A lane's session, lent to a change holding ``turn``."""
-    session = lane.session
-    session.info[lean.CONNECTION] = lane.connection
+def _held(session: AsyncSession, connection: Any, turn: _WriteTurn) -> AsyncSession:
+    """``session``, noted as a change's: its connection kept for the statements (``bot.lean``), and the turn
+    the change holds, where ``write_turn`` and the engine's listener (``_refuse_write_out_of_turn``) look."""
+    session.info[lean.CONNECTION] = connection
     session.info[WRITE_TURN] = turn
-    lane.connection.sync_connection.info[WRITE_TURN] = turn  # type: ignore[union-attr]  # for the listener
+    connection.sync_connection.info[WRITE_TURN] = turn
     return session
 
 
@@ -464,7 +464,7 @@ class Store:
                             yield session
                     else:  # on a lane (SQLite): its session is begun only if something uses it as an ORM one
                         assert self._lanes is not None
-                        session = _lent(lane, turn)
+                        session = _held(lane.session, lane.connection, turn)
                         try:
                             yield session
                             await self._lanes.finish(lane)
@@ -483,10 +483,7 @@ class Store:
         try:
             # Begins the transaction. The connection before the turn exists (see ``write_turn``), kept
             # for the statements.
-            connection = await self._sessions.begin(session)
-            session.info[lean.CONNECTION] = connection
-            session.info[WRITE_TURN] = turn
-            connection.sync_connection.info[WRITE_TURN] = turn  # for _refuse_write_out_of_turn
+            _held(session, await self._sessions.begin(session), turn)
             if across_processes and session.bind.dialect.name == "postgresql":
                 await lean.execute(session, ADVISORY_LOCK, {"id": resource_lock_id(key)})
             yield session
