@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import time
+import weakref
 from typing import Any
 
 import discord
@@ -50,7 +52,9 @@ ANSWERED_TYPES = (
     InteractionType.component,
     InteractionType.modal_submit,
 )
-_current: contextvars.ContextVar[DeadlineResponse | None] = contextvars.ContextVar(
+# weakly: a context outlives its task in the timers its task scheduled (an HTTP request's timeout, cancelled
+# but kept in the loop's queue until due), and must not keep the interaction alive meanwhile
+_current: contextvars.ContextVar[weakref.ref[DeadlineResponse] | None] = contextvars.ContextVar(
     "fray_answer", default=None
 )
 
@@ -78,14 +82,30 @@ def keep_deadline(interaction: discord.Interaction[Any]) -> None:
     except AttributeError:
         response = DeadlineResponse(interaction, defer_after() - age(interaction))
         interaction._cs_response = response  # type: ignore[attr-defined]
-        _current.set(response)
+        _current.set(weakref.ref(response))
+        task = asyncio.current_task()
+        if task is not None:  # the task that handles it (a command's, a button's)
+            task.add_done_callback(functools.partial(_release, interaction))
+
+
+def _release(interaction: discord.Interaction[Any], _task: object) -> None:
+    """The interaction's handler ended: its response lets go of it. discord.py's interaction and its response
+    hold each other (and the response's timer holds the response), so every interaction, its payload and its
+    member lived on until the garbage collector found the cycle, thousands of them under load, many
+    promoted to the old generations and collected there at length. Only an answered one is let go: nothing
+    answers it after its handler."""
+    response = getattr(interaction, "_cs_response", None)
+    if isinstance(response, DeadlineResponse) and response.acknowledged and not response._deferred:
+        response._timer.cancel()  # drops its callback, the bound method that holds the response
+        del interaction._cs_response  # type: ignore[attr-defined]
 
 
 async def acknowledge_before_change() -> None:
     """Before a change is committed: defer the current interaction unless it is acknowledged or young.
 
     Raises ``TooLate`` (nothing is saved) when Discord no longer accepts an answer."""
-    response = _current.get()
+    current = _current.get()
+    response = current() if current is not None else None
     if response is None or response.acknowledged or age(response._parent) < young():
         return
     if not await response.acknowledge():
@@ -107,7 +127,7 @@ async def post_in_channel(
 class DeadlineResponse(InteractionResponse):
     """``interaction.response`` that acknowledges by itself when the answer is slow (see the module doc)."""
 
-    __slots__ = ("_answering", "_deferred", "_placeholder", "_task", "_timer")
+    __slots__ = ("__weakref__", "_answering", "_deferred", "_placeholder", "_task", "_timer")
 
     def __init__(self, parent: discord.Interaction[Any], delay: float) -> None:
         super().__init__(parent)

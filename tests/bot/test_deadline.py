@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -158,6 +159,41 @@ async def test_a_slow_button_is_acknowledged_then_edits_its_message(table) -> No
     r = await fd.click(posted, member, "slow:1")
     assert r.type == 6  # a deferred update: no "thinking" message
     await r.interaction.wait_for(lambda: posted.response.content == "clicked 1", 5, "the edit")
+    assert not fd.problems
+
+
+def _live_interactions() -> int:
+    return sum(isinstance(o, discord.Interaction) for o in gc.get_objects())
+
+
+async def _until_freed(before: int) -> int:
+    """The live interactions once the handlers have ended (bounded: at most 2 s)."""
+    for _ in range(40):
+        if _live_interactions() <= before:
+            break
+        await asyncio.sleep(0.05)
+    return _live_interactions()
+
+
+@pytest.mark.parametrize("command", ["quick", "slow", "button"])
+async def test_an_answered_interaction_is_freed_when_its_handler_ends(table, command: str) -> None:
+    """Not left in a reference cycle (the interaction and its response) for the garbage collector: with the
+    collector off, every interaction answered is gone once its handler has ended, a slow one's too."""
+    fd, channel, member, _ = table
+    gc.collect()
+    gc.disable()
+    try:
+        before = _live_interactions()
+        r = await fd.invoke(channel, member, command)
+        if command == "slow":
+            await r.wait_followups(1)
+            assert r.deferred
+        if command == "button":
+            clicked = await fd.click(r, member, "slow:1")
+            await clicked.interaction.wait_for(lambda: r.response.content == "clicked 1", 5, "the edit")
+        assert await _until_freed(before) == before
+    finally:
+        gc.enable()
     assert not fd.problems
 
 
