@@ -157,9 +157,30 @@ async def set_tracker_message(
 # --- the change path ------------------------------------------------------------------------------------
 
 
-@dataclass
+# What a change works with and lets go of once committed: its reply may wait long on Discord (a burst of
+# changes in one channel queues hundreds of replies), and each held its own version of the fight meanwhile.
+WORKING_SET = (
+    "encounter",
+    "combatants",
+    "grapples",
+    "config",
+    "state",
+    "dice",
+    "before",
+    "instance",
+    "loaded_combatants",
+    "saved_combatants",
+    "saved_encounter",
+    "_restore",
+)
+
+
+@dataclass(repr=False)  # the default repr reads the working set, gone after the block
 class EncounterEdit(EncounterView):
-    """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here."""
+    """What ``edit_encounter`` yields. Change the encounter only through ``apply`` and the helpers here.
+    After the block only what the change left is kept (``result``, ``seq``, ``summary``, ``extra``): what
+    it worked with (``WORKING_SET``) is let go: reading it then raises ``AttributeError`` (or gives the
+    field's default, where it has one)."""
 
     session: AsyncSession
     bot: EncounterBot
@@ -192,6 +213,15 @@ class EncounterEdit(EncounterView):
     # the encounter row's values this change saved, where it wrote no other row the change's read joins
     # (the channel's settings, party instances): the read of the new version is then known
     saved_encounter: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        done = "committed" if self.result is not None else "open"
+        return f"<EncounterEdit {self.command!r} in channel {self.where.channel_id}, {done}>"
+
+    def let_go(self) -> None:
+        """Drop the working set (``WORKING_SET``); the class defaults, where a field has one, show through."""
+        for name in WORKING_SET:
+            self.__dict__.pop(name, None)
 
     # -- rules ---------------------------------------------------------------------------------------
     def apply(self, outcome: Outcome[Any]) -> Outcome[Any]:
@@ -660,6 +690,7 @@ async def edit_encounter(
         )
 
     await sheet_sync.keep_sheet_fields(bot.store, edit)  # after the commit: the characters' own path
+    edit.let_go()
 
 
 def _instance_of(

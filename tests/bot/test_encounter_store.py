@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import re
 from collections.abc import Iterator
 from datetime import timedelta
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -154,6 +156,38 @@ async def test_a_change_commits_state_typed_columns_and_one_log_row(bot: FakeBot
     # the record (a reverse patch) gives back the encounter exactly as loaded, from the encounter as stored
     assert undo_record.earlier(after, last.undo) == before
     assert len(json.dumps(last.undo)) < len(json.dumps(before)) / 2
+
+
+def reachable_from(roots: list[Any], *, skip: set[int]) -> set[int]:
+    """Ids of every object reachable from ``roots`` (``gc.get_referents``), not going through ``skip``."""
+    seen: set[int] = set()
+    todo = list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or id(obj) in skip or isinstance(obj, type | ModuleType):
+            continue
+        seen.add(id(obj))
+        todo.extend(gc.get_referents(obj))
+    return seen
+
+
+@pytest.mark.parametrize("system", ["nyra", "d6"])
+async def test_a_committed_change_lets_go_of_what_it_worked_with(bot: FakeBot, system: str) -> None:
+    """Its reply may wait long on Discord (a burst queues hundreds): meanwhile the change keeps only what
+    it left, not its rows, its state or its undo snapshot."""
+    await setup_fight(bot, system)
+    async with edit_encounter(bot, HERE, GM, "gm condition") as edit:
+        target = edit.combatant("Birch")
+        edit.apply(edit.system.gm_condition(edit.state, str(target.id), "prone", False, edit.house))
+        edit.summary = "Birch prone"
+        worked_with = {id(edit.combatants), *map(id, edit.combatants), id(edit.before), id(edit.state)}
+        shared = {id(edit.bot), id(edit.session), id(edit.system), id(edit.view), id(edit.house)}
+        del target
+    assert edit.result is not None and edit.result.summary == "Birch prone" and edit.seq > 0
+    assert "Birch" in edit.result.names.values()
+    with pytest.raises(AttributeError):
+        edit.state  # noqa: B018
+    assert not worked_with & reachable_from([edit], skip=shared)
 
 
 async def test_a_rules_error_saves_nothing(bot: FakeBot) -> None:
