@@ -88,3 +88,18 @@ def freeze_startup() -> None:
     one (tests) whose cycles are later dropped would never be freed."""
     gc.collect()
     gc.freeze()
+
+
+YOUNG_COLLECTION_EVERY = 10_000  # new objects between two young collections (CPython: 700)
+
+
+def collect_young_less_often() -> None:
+    """Run the collector's young generation every ``YOUNG_COLLECTION_EVERY`` new objects instead of 700.
+    Under load 700 meant a young collection every few commands, and they found almost nothing: an answered
+    interaction and a committed change are freed by their reference counts (``cogs.deadline``,
+    ``EncounterEdit.let_go``). So the collector cost 2 to 3 % of the bot's CPU for no memory (a benchmark
+    run: 535 young collections, 256–276 ms, against 22, 103–133 ms; the peak RSS with 10,000 stored
+    encounters and a 1,000-command storm the same, 113–116 MB both ways). For a process that is the bot's
+    own only, as ``freeze_startup``."""
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_COLLECTION_EVERY, middle, old)

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.memory import freeze_startup, give_back_freed_memory, malloc_trim, resident_bytes
+from bot.memory import (
+    YOUNG_COLLECTION_EVERY,
+    collect_young_less_often,
+    freeze_startup,
+    give_back_freed_memory,
+    malloc_trim,
+    resident_bytes,
+)
 
 STATUS = Path("/proc/self/status")
 
@@ -109,3 +116,16 @@ def test_freezing_the_start_keeps_what_is_alive_and_collects_what_is_not() -> No
         assert gc.get_freeze_count() > frozen_before and kept.other is kept
     finally:
         gc.unfreeze()  # this process is the tests', not a bot's own
+
+
+def test_the_young_generation_is_collected_less_often_and_the_older_ones_as_before() -> None:
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 9, 11)
+        collect_young_less_often()
+        assert gc.get_threshold() == (YOUNG_COLLECTION_EVERY, 9, 11)
+        assert YOUNG_COLLECTION_EVERY > 700
+    finally:
+        gc.set_threshold(*before)  # this process is the tests', not a bot's own
