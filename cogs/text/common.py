@@ -11,6 +11,7 @@ from rules.systems.registry import get_system
 
 MAX_MESSAGE = 2000
 MAX_REASON = 100
+MAX_NOTE = 300  # a rules note (a plan, a reason) in a reply or the log
 
 
 def clean(text: object, limit: int = MAX_REASON) -> str:
@@ -22,10 +23,18 @@ def clean(text: object, limit: int = MAX_REASON) -> str:
 @functools.lru_cache(maxsize=4096)
 def _clean(text: str, limit: int) -> str:
     # Kept: the same names are cleaned on every line of every tracker and reply (two regexes each).
+    return escape_mentions(escape_markdown(one_line(text, limit)))
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters; cut text ends with "…" so that it shows."""
     text = " ".join(text.split())
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return escape_mentions(escape_markdown(text))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def note_text(text: str) -> str:
+    """A note the rules wrote for people: its markdown kept, never its mentions, at most ``MAX_NOTE``."""
+    return escape_mentions(one_line(text, MAX_NOTE))
 
 
 def fit(text: str, limit: int = MAX_MESSAGE) -> str:

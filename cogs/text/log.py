@@ -13,9 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
-from discord.utils import escape_mentions
 
-from cogs.text.common import clean, mention
+from cogs.text.common import clean, mention, note_text
 from cogs.text.encounters import MAX_DESCRIPTION, MAX_EMBED_TOTAL
 
 # --- a log row's summary: what the change did, in one line (the cogs and the shell's changes are given these)
@@ -206,7 +205,7 @@ def event_line(event: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """One event as a line: its kind in words, its fields (ids shown as names), and every die it drew."""
     kind = str(event.get("kind", "event"))
     if kind == "Note":  # written by the rules for people: keep its markdown, never its mentions
-        line = escape_mentions(" ".join(str(event.get("text", "")).split())[:300])
+        line = note_text(str(event.get("text", "")))
     else:
         fields = []
         shown_names: set[str] = set()

@@ -136,3 +136,12 @@ def test_a_class_cannot_get_two_renderers(exploding_renderer: object) -> None:
         @registry.renders(Exploding)
         def again(e: Exploding, names: registry.Names) -> str:
             return "again"
+
+
+def test_a_long_note_is_cut_where_it_shows_and_keeps_its_markdown_but_never_a_mention() -> None:
+    text = "**Eva**'s plan so far: " + "; ".join(f"{i}. attack @everyone with a sword" for i in range(1, 20))
+    (line,) = registry.lines_of([Note(text)], {})
+    assert line.startswith("📎 **Eva**'s plan so far: 1. attack @\u200beveryone"), line
+    assert line.endswith("…") and len(line) == len("📎 ") + 300 + line.count("\u200b"), line
+    (short,) = registry.lines_of([Note("Eva   waits.\n")], {})
+    assert short == "📎 Eva waits."

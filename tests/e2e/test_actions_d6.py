@@ -44,11 +44,11 @@ async def test_eva_declares_three_actions_each_at_minus_2d_and_the_round_is_undo
     before = await stored_without_version(fray)
     fray.script()
     r = await fray.fd.invoke(fray.channel, fray.player, "attack", target="B 1")
-    assert r.ephemeral and "1 action counts: no multi-action penalty" in r.content, r.content
+    assert r.ephemeral and "no multi-action penalty at lock-in (1 action counts)" in r.content, r.content
     r = await fray.fd.invoke(fray.channel, fray.player, "attack", target="B 2", weapon="Short Sword")
     assert r.ephemeral and "every roll at −1D" in r.content
     r = await fray.fd.invoke(fray.channel, fray.player, "defend", stance="dodge")
-    assert r.ephemeral and "3 actions count: every roll at −2D" in r.content
+    assert r.ephemeral and "every roll at −2D at lock-in (3 actions count)" in r.content
     # Declarations are saved and logged (undo covers them), though nothing was rolled.
     read, _ = await current(fray)
     assert read.encounter.version > 0

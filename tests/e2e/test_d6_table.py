@@ -101,13 +101,23 @@ async def test_seed_eva_charms_the_wolf_and_backstabs_tassadar_at_minus_1d(fray:
     assert await whose_turn(fray) == "Tassadar"
 
 
+async def test_a_player_declaring_many_actions_still_reads_the_penalty(fray: Harness) -> None:
+    await eva_fight(fray)
+    for _ in range(8):
+        await declare(fray, "attack", target="Tassadar")
+    said = await declare(fray, "attack", target="Tassadar")
+    assert (
+        ", every roll at −8D at lock-in (9 actions count): 1–9. attack Tassadar with short sword." in said
+    ), said
+
+
 async def test_seed_eva_also_commands_her_cat_all_at_minus_2d_and_a_shout_is_free(fray: Harness) -> None:
     await eva_fight(fray)
     await declare(fray, "free", note="shout at the wolf")
     await declare(fray, "check", stat="charisma", note="charm the wolf")
     await declare(fray, "check", stat="charisma", note="command the cat")
     said = await declare(fray, "attack", target="Tassadar", flank=True)
-    assert "3 actions count (1 free declared, 1 allowed): every roll at −2D" in said, said
+    assert "every roll at −2D at lock-in (3 actions count; 1 free declared, 1 allowed)" in said, said
     await gm_dice(fray, 4, 5, 3, 3)
     r = await ok(fray, fray.player, "lockin")
     text = resolution(r)

@@ -98,7 +98,7 @@ async def test_undoing_a_declaration_takes_it_out_of_the_plan(fray: Harness) -> 
     await eva_fight(fray)
     await declare(fray, "attack", target="Tassadar")
     said = await declare(fray, "check", stat="charisma", note="charm the wolf")
-    assert "2 actions count: every roll at −1D" in said, said
+    assert "every roll at −1D at lock-in (2 actions count)" in said, said
     r = await ok(fray, fray.gm, "gm undo")
     assert "check" in r.content, r.content
     await gm_dice(fray, 1, 1, 1, 2)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from discord.utils import escape_mentions
-
-from cogs.text.common import clean
+from cogs.text.common import clean, note_text
 from cogs.text.events.parts import plus, roles, who
 from cogs.text.events.registry import Names, renders
 from rules.events import Note, SheetFieldKept
@@ -18,7 +16,7 @@ def note(e: Note, n: Names) -> str:
     # written by the rules for people: keep its markdown, never its mentions
     labels = {d.label for d in e.dice}
     role = labels.pop() if len(labels) == 1 and "" not in labels else "dice"  # the dice's own name, if shared
-    return plus("📎 " + escape_mentions(" ".join(e.text.split())[:300]), roles((role, e.dice)))
+    return plus("📎 " + note_text(e.text), roles((role, e.dice)))
 
 
 @renders(SheetFieldKept)

@@ -44,7 +44,7 @@ from rules.errors import InvalidInput, NotAllowed, NotFound
 from rules.events import Note, Outcome
 from rules.house_rules import BookHouseRules
 from rules.systems.d6 import checks, gm, instance, tables
-from rules.systems.d6.adapter_actions import D6Actions
+from rules.systems.d6.adapter_actions import D6Actions, runs
 from rules.systems.d6.heal_pool import recompute_pool
 from rules.systems.d6.house import BOOK as HOUSE_BOOK
 from rules.systems.d6.house import HouseRules
@@ -135,7 +135,8 @@ def _plan_note(state: D6State) -> str | None:
         return None
     pen = multi_action_penalty(plan.actions, state.get(plan.actor).sheet)
     names = state.names()
-    text = ", ".join(_action_text(names, a) for a in plan.actions)
+    told = runs([_action_text(names, a) for a in plan.actions])  # a run of one action: ``attack T ×3``
+    text = ", ".join(t if first == last else f"{t} ×{last - first + 1}" for first, last, t in told)
     head = "plan (locked)" if plan.locked else "plan"
     tail = f" (−{pen.dice}D each)" if pen.dice else ""
     return f"{head}: {text}{tail}"

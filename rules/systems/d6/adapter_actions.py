@@ -90,6 +90,8 @@ one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.dice import DiceSource
 from rules.encounter import ACTION_KINDS, Action
 from rules.errors import InvalidInput, NotAllowed, RulesError
@@ -326,15 +328,36 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     plan = _planned(state)
     c = state.get(who)
     pen = multi_action_penalty(plan, c.sheet)
-    names = state.names()
-    steps = "; ".join(f"{i}. {describe(names, a)}" for i, a in enumerate(plan, 1))
+    steps = plan_steps(state.names(), plan)
     count = f"{pen.counted} action{'s count' if pen.counted != 1 else ' counts'}"
-    if pen.free_declared:
-        count += f" ({pen.free_declared} free declared, {pen.free_allowed} allowed)"
+    free = f"{pen.free_declared} free declared, {pen.free_allowed} allowed" if pen.free_declared else ""
     penalty = f"every roll at −{pen.dice}D" if pen.dice else "no multi-action penalty"
     if locked:  # a penalty is said once, by the lock-in's own line right after this one
-        return f"{c.name} locks in: {steps}." + ("" if pen.dice else f" {count}: {penalty}.")
-    return f"{c.name}'s plan so far: {steps}. {count}: {penalty} at lock-in. `/lockin` resolves it."
+        counted = f"{count} ({free})" if free else count
+        return f"{c.name} locks in: {steps}." + ("" if pen.dice else f" {counted}: {penalty}.")
+    # the penalty before the steps: a long plan's text is cut when shown, and the penalty is what matters
+    why = f"{count}; {free}" if free else count
+    return f"{c.name}'s plan so far, {penalty} at lock-in ({why}): {steps}. `/lockin` resolves it."
+
+
+def plan_steps(names: dict[str, str], plan: Sequence[PlannedAction]) -> str:
+    """The plan's actions, numbered in order; a run of the same action is told once with its numbers
+    (``2–4. attack Wolf with spear``)."""
+    steps = []
+    for first, last, text in runs([describe(names, a) for a in plan]):
+        steps.append(f"{first + 1}. {text}" if last == first else f"{first + 1}–{last + 1}. {text}")
+    return "; ".join(steps)
+
+
+def runs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
+    """``texts`` with each run of equal neighbours as one: (its first index, its last index, the text)."""
+    found: list[tuple[int, int, str]] = []
+    for i, text in enumerate(texts):
+        if found and found[-1][2] == text:
+            found[-1] = (found[-1][0], i, text)
+        else:
+            found.append((i, i, text))
+    return found
 
 
 # -- building one planned action -----------------------------------------------------------------------

@@ -144,17 +144,34 @@ def eva_fight():
     return fight(eva, bandit("B1"), bandit("B2"), init=[5, 1, 2, 1, 1])
 
 
+def test_a_long_plan_tells_its_penalty_first_and_a_run_of_one_action_once():
+    """The reply cuts a long note: the penalty comes before the steps, and repeated actions are told once
+    with their numbers, so that a player declaring many actions still reads what they will cost."""
+    state = eva_fight()
+    for _ in range(6):
+        state = act(state, "attack", "Eva", target="B1").state
+    state = act(state, "defend", "Eva", stance="dodge").state
+    out = act(state, "attack", "Eva", target="B2")
+    plan = notes(out.events)[-1]
+    assert plan == (
+        "Eva's plan so far, every roll at −7D at lock-in (8 actions count): 1–6. attack B1 with short sword; "
+        "7. dodge; 8. attack B2 with short sword. `/lockin` resolves it."
+    ), plan
+    tracker_note = "plan: attack B1 with short sword ×6, dodge, attack B2 with short sword (−7D each)"
+    assert tracker_note in SYSTEM.tracker(out.state).notes
+
+
 def test_seed_eva_declares_three_actions_and_each_rolls_at_minus_2d():
     state = eva_fight()
     first = act(state, "attack", "Eva", target="B1")
     assert first.state.combatants == state.combatants and first.events[0].kind == "ActionDeclared"
-    assert "1 action counts: no multi-action penalty" in notes(first.events)[-1]
+    assert "plan so far, no multi-action penalty at lock-in (1 action counts)" in notes(first.events)[-1]
     second = act(first.state, "attack", "Eva", target="B2", weapon="Short Sword")
-    assert "2 actions count: every roll at −1D at lock-in" in notes(second.events)[-1]
+    assert "plan so far, every roll at −1D at lock-in (2 actions count)" in notes(second.events)[-1]
     third = act(second.state, "defend", "Eva", stance="dodge")
     plan = notes(third.events)[-1]
     assert "1. attack B1 with short sword; 2. attack B2 with short sword; 3. dodge" in plan
-    assert "3 actions count: every roll at −2D" in plan
+    assert "every roll at −2D at lock-in (3 actions count)" in plan
     assert SYSTEM.allowed_actions(third.state, "Eva")[-1] == "lockin"
     # Coordination 4D − 2D = 2D twice (1 + 2 = 3 and 2 + 2 = 4: misses on save 10), Agility 4D − 2D = 2D: 6.
     out = act(third.state, "lockin", "Eva", [1, 2, 2, 2, 3, 3])
