@@ -271,9 +271,17 @@ def undone(
         who = (names or {}).get(turn.actors[0], turn.actors[0])
         lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
     for note in tracker.notes if tracker is not None else ():
-        shown = note.replace("plan:", "plan so far (not locked in):", 1) if note.startswith("plan:") else note
-        lines.append(f"• {clean(shown, 300)}")
+        lines.append(f"• {clean(_plan_left_open(note), 300)}")
     return fit("\n".join(lines))
+
+
+def _plan_left_open(note: str) -> str:
+    """A tracker note, where it is a plan not locked in (``plan: …``, ``plan (−1D each): …``) said so."""
+    if note.startswith("plan:"):
+        return "plan so far (not locked in):" + note.removeprefix("plan:")
+    if note.startswith("plan (") and not note.startswith("plan (locked"):
+        return "plan so far (not locked in, " + note.removeprefix("plan (")
+    return note
 
 
 def new_instance(lines: Sequence[str]) -> str:

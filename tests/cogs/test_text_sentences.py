@@ -6,9 +6,11 @@ ids) in a reason."""
 from __future__ import annotations
 
 import cogs.text.events  # noqa: F401  (registers every renderer)
+from cogs.text.encounters import undone
 from cogs.text.events import event_lines
 from cogs.text.messages import story
 from rules.dice import Die
+from rules.encounter import TrackerView
 from rules.systems.d6 import events as d6
 from rules.systems.d6.pool import DieCode, PoolRoll
 from rules.systems.kaernest import events as kaernest
@@ -111,3 +113,14 @@ def test_a_house_rule_is_named_once_per_message() -> None:
 def test_a_reason_with_an_id_shows_the_name() -> None:
     text = line(d6.GrappleEnded("1", "2", "2 entered Last Gasp"))
     assert "Vale entered Last Gasp" in text and "2 entered" not in text
+
+
+def test_an_undo_says_a_plan_it_leaves_is_not_locked_in_and_keeps_its_penalty() -> None:
+    notes = ("plan (−1D each): attack Vale, parry", "plan (locked, −1D each): attack Vale, parry")
+    text = undone(["Orn attacks"], TrackerView(system="d6", begun=True, round=1, notes=notes))
+    assert "• plan so far (not locked in, −1D each): attack Vale, parry" in text, text
+    assert "• plan (locked, −1D each): attack Vale, parry" in text, text
+    alone = undone(
+        ["Orn attacks"], TrackerView(system="d6", begun=True, round=1, notes=("plan: attack Vale",))
+    )
+    assert "• plan so far (not locked in): attack Vale" in alone, alone

@@ -137,9 +137,9 @@ def _plan_note(state: D6State) -> str | None:
     names = state.names()
     told = runs([_action_text(names, a) for a in plan.actions])  # a run of one action: ``attack T ×3``
     text = ", ".join(t if first == last else f"{t} ×{last - first + 1}" for first, last, t in told)
-    head = "plan (locked)" if plan.locked else "plan"
-    tail = f" (−{pen.dice}D each)" if pen.dice else ""
-    return f"{head}: {text}{tail}"
+    # the penalty first: the tracker cuts a long note, and the penalty is what the table needs to see
+    said = [*(["locked"] if plan.locked else []), *([f"−{pen.dice}D each"] if pen.dice else [])]
+    return f"plan ({', '.join(said)}): {text}" if said else f"plan: {text}"
 
 
 class D6System(D6Actions, BookHouseRules[HouseRules]):

@@ -140,7 +140,7 @@ def test_an_unlocked_plan_is_dropped_at_the_end_of_the_turn():
     state = seed_fight().state
     state = turns.declare(state, "P", PlannedAction("attack", target="B1")).state
     state = turns.declare(state, "P", PlannedAction("defend", stance="parry")).state
-    assert "plan: attack B1, parry (−1D each)" in SYSTEM.tracker(state).notes
+    assert "plan (−1D each): attack B1, parry" in SYSTEM.tracker(state).notes
     out = call(SYSTEM.end_turn, state, "P")
     assert any(isinstance(e, Note) and "never locked in" in e.text for e in out.events)
     assert not any(n.startswith("plan") for n in SYSTEM.tracker(out.state).notes)

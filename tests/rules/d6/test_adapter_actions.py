@@ -157,7 +157,7 @@ def test_a_long_plan_tells_its_penalty_first_and_a_run_of_one_action_once():
         "Eva's plan so far, every roll at −7D at lock-in (8 actions count): 1–6. attack B1 with short sword; "
         "7. dodge; 8. attack B2 with short sword. `/lockin` resolves it."
     ), plan
-    tracker_note = "plan: attack B1 with short sword ×6, dodge, attack B2 with short sword (−7D each)"
+    tracker_note = "plan (−7D each): attack B1 with short sword ×6, dodge, attack B2 with short sword"
     assert tracker_note in SYSTEM.tracker(out.state).notes
 
 
