@@ -25,8 +25,9 @@ _AS_THEY_ARE = frozenset({str, int, float, bool, type(None)})
 
 @functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    """A dataclass's field names, found once per class (``dataclasses.fields`` builds them at every call)."""
-    return tuple(f.name for f in dataclasses.fields(cls))
+    """A dataclass's field names, found once per class (``dataclasses.fields`` builds them at every call);
+    not a cache slot (``init=False``: ``rules.stored_once``), which is no part of the value."""
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def plain(value: Any) -> Any:

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from rules.dice import Die
 from rules.events import Event, Note, plain
+from rules.systems.d6.events import ActionDeclared
+from rules.systems.d6.state import PlannedAction
 
 
 class Stance(enum.Enum):
@@ -96,3 +98,9 @@ def test_an_event_keeps_its_kind_its_fields_and_its_dice() -> None:
         "dice": [{"sides": 6, "value": 4, "origin": "random", "label": ""}],
     }
     assert type(event.to_dict()["steps"][0]["extra"][1]) is int
+
+
+def test_a_declared_action_is_stored_in_its_event_as_in_the_plan_never_with_its_cache() -> None:
+    action = PlannedAction(kind="attack", target="b")
+    action.stored()  # the plan's save made its stored form first, as a change does
+    assert ActionDeclared("a", action, 1).to_dict()["action"] == action.to_dict()
