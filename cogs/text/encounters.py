@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import discord
 
-from cogs.text.common import MAX_MESSAGE, clean, mention, number, system_title
+from cogs.text.common import MAX_MESSAGE, MAX_NOTE, clean, mention, number, system_title
 from rules.encounter import CombatantView, TrackerView, Traits, TurnStatus
 from rules.errors import RulesError
 from rules.systems.registry import get_system
@@ -271,7 +271,7 @@ def undone(
         who = (names or {}).get(turn.actors[0], turn.actors[0])
         lines.append(f"Now: {clean(turn.label)}, **{clean(who)}**'s turn.")
     for note in tracker.notes if tracker is not None else ():
-        lines.append(f"• {clean(_plan_left_open(note), 300)}")
+        lines.append(f"• {clean(_plan_left_open(note), MAX_NOTE)}")
     return fit("\n".join(lines))
 
 

@@ -328,7 +328,7 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     plan = _planned(state)
     c = state.get(who)
     pen = multi_action_penalty(plan, c.sheet)
-    steps = plan_steps(state.names(), plan)
+    steps = _plan_steps(state.names(), plan)
     count = f"{pen.counted} action{'s count' if pen.counted != 1 else ' counts'}"
     free = f"{pen.free_declared} free declared, {pen.free_allowed} allowed" if pen.free_declared else ""
     penalty = f"every roll at −{pen.dice}D" if pen.dice else "no multi-action penalty"
@@ -340,7 +340,7 @@ def plan_text(state: D6State, who: str, *, locked: bool) -> str:
     return f"{c.name}'s plan so far, {penalty} at lock-in ({why}): {steps}. `/lockin` resolves it."
 
 
-def plan_steps(names: dict[str, str], plan: Sequence[PlannedAction]) -> str:
+def _plan_steps(names: dict[str, str], plan: Sequence[PlannedAction]) -> str:
     """The plan's actions, numbered in order; a run of the same action is told once with its numbers
     (``2–4. attack Wolf with spear``)."""
     steps = []
