@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.bench.database import BenchDatabase, applied_by, fray_database, store_more_encounters, turn_holders
-from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember
+from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, InteractionResult
 from bot.bench.options import Options, options_from
 from bot.bench.report import FLOOR, FLOOR_EDIT, FLOOR_SAVE, REFERENCES, Phase, Report, Storm, table
 
@@ -169,7 +169,17 @@ async def open_fight(t: Table, channel: FakeChannel, n: int) -> None:
 
 # --- requests -------------------------------------------------------------------------------------------
 
-Request = tuple[FakeChannel, FakeMember, str, dict[str, Any], bool]  # ..., a public answer expected
+Request = tuple[FakeChannel, FakeMember, str, dict[str, Any], Callable[[InteractionResult], bool]]
+# … and whether an answer is the one meant (a refusal is private, and so is a declaration)
+DECLARED = "📝 Declared"  # how Fray's answer to a D6 declaration begins
+
+
+def posted(r: InteractionResult) -> bool:
+    return not r.ephemeral
+
+
+def declared(r: InteractionResult) -> bool:
+    return r.content.startswith(DECLARED)
 
 
 def request_maker(t: Table, command: str) -> Callable[[int], Request]:
@@ -179,29 +189,29 @@ def request_maker(t: Table, command: str) -> Callable[[int], Request]:
         channel = t.channels[i % len(t.channels)]
         turn = i // len(t.channels)
         if command == FLOOR:
-            return channel, t.player, "noop", {}, True
+            return channel, t.player, "noop", {}, posted
         if command == FLOOR_EDIT:
-            return channel, t.player, "noop", {"edit": True}, True
+            return channel, t.player, "noop", {"edit": True}, posted
         if command == FLOOR_SAVE:
-            return channel, t.player, "noop", {"save": True}, True
+            return channel, t.player, "noop", {"save": True}, posted
         if command == "/roll":
-            return channel, t.player, "roll", {"expression": "2d6+3"}, True
+            return channel, t.player, "roll", {"expression": "2d6+3"}, posted
         if command == "/encounter status":
             # Private by default; posted, so that a refusal (also private) still shows as one.
-            return channel, t.player, "encounter status", {"public": True}, True
+            return channel, t.player, "encounter status", {"public": True}, posted
         if command == "/gm damage":
             return (
                 channel,
                 t.owner,
                 "gm damage",
                 {"target": everyone[turn % len(everyone)], "amount": 1},
-                True,
+                posted,
             )
         if command == "/attack":
             actor = t.actors[channel.id]
             foes = [n for n in everyone if n.split()[0] != actor.split()[0]]
             # A D6 attack before lock-in is declared: saved and logged, answered privately.
-            return channel, t.owner, "attack", {"target": foes[turn % len(foes)], "as": actor}, False
+            return channel, t.owner, "attack", {"target": foes[turn % len(foes)], "as": actor}, declared
         raise ValueError(command)
 
     return make
@@ -228,7 +238,7 @@ async def run_phase(
 
     async def worker() -> None:
         for i in todo:
-            channel, member, name, options, public = make(i)
+            channel, member, name, options, meant = make(i)
             started = time.perf_counter()
             try:
                 r = await bot.fd.invoke(channel, member, name, timeout=ANSWER_WITHIN, **options)
@@ -236,7 +246,7 @@ async def run_phase(
                 phase.failed += 1
                 continue
             phase.latencies.append(time.perf_counter() - started)
-            if public and r.ephemeral:
+            if not meant(r):
                 phase.refused += 1
 
     cpu = bot.cpu()
@@ -247,6 +257,15 @@ async def run_phase(
     await bot.quiet()
     phase.cpu = bot.cpu() - cpu
     return phase
+
+
+async def new_turns(t: Table, db: BenchDatabase) -> None:
+    """The turn passed on in every channel (``/gm next``, untimed), so that an ``/attack`` phase declares
+    into empty plans, as a turn does: nothing here locks a plan in, and without a new turn each phase would
+    declare into a longer plan than the one before, and measure a dearer declaration."""
+    for channel in t.channels:
+        await answered(t.fd, channel, t.owner, "gm next")
+    t.actors.update(await turn_holders(db.engine))
 
 
 # --- the storm ------------------------------------------------------------------------------------------
@@ -342,12 +361,18 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
             makers |= {c: request_maker(fray_table, c) for c in options.commands}
             for command, make in makers.items():
                 bot = floor if command in REFERENCES else fray
+                if command == "/attack":
+                    await new_turns(fray_table, db)
+                    await fray.quiet()
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)
             report.rss_idle = fray.memory()[0]
             for rep in range(1, options.repetitions + 1):
                 for conc in options.concurrencies:
                     for command, make in makers.items():
                         bot = floor if command in REFERENCES else fray
+                        if command == "/attack":
+                            await new_turns(fray_table, db)
+                            await fray.quiet()
                         phase = await run_phase(bot, make, command, conc, options.requests_at(conc), rep)
                         report.phases.append(phase)
                         say(

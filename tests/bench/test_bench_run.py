@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from bot.bench.run import run_phase
+from bot.bench.run import posted, run_phase
 
 
 async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None:
@@ -27,5 +27,5 @@ async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None
             seen.append(gc.isenabled())
 
     assert gc.isenabled()
-    phase = await run_phase(Bot(), lambda i: (None, None, "noop", {}, True), "/noop", 2, 6, 1)  # type: ignore[arg-type]
+    phase = await run_phase(Bot(), lambda i: (None, None, "noop", {}, posted), "/noop", 2, 6, 1)  # type: ignore[arg-type]
     assert len(phase.latencies) == 6 and seen == [False] * 6 + [True] and gc.isenabled()
