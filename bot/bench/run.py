@@ -259,13 +259,14 @@ async def run_phase(
     return phase
 
 
-async def new_turns(t: Table, db: BenchDatabase) -> None:
+async def new_turns(t: Table, db: BenchDatabase, bot: BotProcess) -> None:
     """The turn passed on in every channel (``/gm next``, untimed), so that an ``/attack`` phase declares
     into empty plans, as a turn does: nothing here locks a plan in, and without a new turn each phase would
     declare into a longer plan than the one before, and measure a dearer declaration."""
     for channel in t.channels:
         await answered(t.fd, channel, t.owner, "gm next")
     t.actors.update(await turn_holders(db.engine))
+    await bot.quiet()  # the announcements and tracker edits they made, before anything is timed
 
 
 # --- the storm ------------------------------------------------------------------------------------------
@@ -362,8 +363,7 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
             for command, make in makers.items():
                 bot = floor if command in REFERENCES else fray
                 if command == "/attack":
-                    await new_turns(fray_table, db)
-                    await fray.quiet()
+                    await new_turns(fray_table, db, fray)
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)
             report.rss_idle = fray.memory()[0]
             for rep in range(1, options.repetitions + 1):
@@ -371,8 +371,7 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
                     for command, make in makers.items():
                         bot = floor if command in REFERENCES else fray
                         if command == "/attack":
-                            await new_turns(fray_table, db)
-                            await fray.quiet()
+                            await new_turns(fray_table, db, fray)
                         phase = await run_phase(bot, make, command, conc, options.requests_at(conc), rep)
                         report.phases.append(phase)
                         say(

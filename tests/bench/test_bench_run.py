@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 
-from bot.bench.run import posted, run_phase
+from bot.bench.run import declared, posted, run_phase
 
 
 async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None:
@@ -29,3 +29,14 @@ async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None
     assert gc.isenabled()
     phase = await run_phase(Bot(), lambda i: (None, None, "noop", {}, posted), "/noop", 2, 6, 1)  # type: ignore[arg-type]
     assert len(phase.latencies) == 6 and seen == [False] * 6 + [True] and gc.isenabled()
+
+
+def answer(content: str, *, ephemeral: bool) -> object:
+    return type("Answer", (), {"content": content, "ephemeral": ephemeral})()
+
+
+def test_a_declaration_is_told_apart_from_a_refusal_though_both_are_private() -> None:
+    assert declared(answer("📝 Declared for **Wolf 1** (nothing rolled yet)", ephemeral=True))  # type: ignore[arg-type]
+    assert not declared(answer("❌ It is Bandit 2's turn, not Wolf 1's.", ephemeral=True))  # type: ignore[arg-type]
+    assert posted(answer("💥 Bandit 1 takes 1", ephemeral=False))  # type: ignore[arg-type]
+    assert not posted(answer("❌ Only a GM may do that.", ephemeral=True))  # type: ignore[arg-type]
