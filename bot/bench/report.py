@@ -36,6 +36,7 @@ class Phase:
     cpu: float = 0.0  # seconds of the bot process (user + system)
     failed: int = 0  # no answer, a late one, or one Discord would reject
     refused: int = 0  # answered privately where a public answer was expected
+    order: int = 0  # its place in the run: what a command is compared with is the floor run next to it
 
     @property
     def requests(self) -> int:
@@ -89,18 +90,36 @@ METRICS = ("p50", "p99", "throughput", "cpu_per_request")
 
 def ratios(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]:
     """Median over repetitions of each metric of each (command, concurrency), as a ratio to the floor's
-    figure at the same concurrency in the same repetition."""
-    by_key: dict[tuple[str, int, int], Phase] = {(p.command, p.concurrency, p.repetition): p for p in phases}
+    figure next to it (``floor_next_to``)."""
+    phases = list(phases)
+    floors = [p for p in phases if p.command == FLOOR]
     out: dict[tuple[str, int], dict[str, list[float]]] = {}
-    for (command, conc, rep), phase in by_key.items():
-        floor = by_key.get((FLOOR, conc, rep))
-        if floor is None:
+    for phase in phases:
+        near = [phase] if phase.command == FLOOR else floor_next_to(phase, floors)
+        if not near:
             continue
-        row = out.setdefault((command, conc), {m: [] for m in METRICS})
+        row = out.setdefault((phase.command, phase.concurrency), {m: [] for m in METRICS})
         for metric in METRICS:
-            base = getattr(floor, metric)
+            base = statistics.fmean(getattr(f, metric) for f in near)
             row[metric].append(getattr(phase, metric) / base if base else float("inf"))
     return {key: {m: statistics.median(v) for m, v in row.items()} for key, row in out.items()}
+
+
+def floor_next_to(phase: Phase, floors: Sequence[Phase]) -> list[Phase]:
+    """The floor phases ``phase`` is compared with: of its repetition and concurrency, the last one run
+    before it and the first one after it. The machine's speed drifts by a third within seconds (a shared
+    host), so a ratio to a floor measured a minute away measured the drift as much as Fray; phases without
+    an order (all 0) take their repetition's floor."""
+    same = [f for f in floors if f.concurrency == phase.concurrency and f.repetition == phase.repetition]
+    before = [f for f in same if f.order < phase.order]
+    after = [f for f in same if f.order > phase.order]
+    near = [max(before, key=_order)] if before else []
+    near += [min(after, key=_order)] if after else []
+    return near or same[:1]
+
+
+def _order(phase: Phase) -> int:
+    return phase.order
 
 
 def absolute(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]:
@@ -166,7 +185,8 @@ def table(report: Report) -> str:
     lines = [f"database: {report.database}"] if report.database else []
     lines += [
         f"Fray against the floor (a bare discord.py bot answering /noop), same fake Discord, same run; "
-        f"median of {reps} repetition(s); machine load {report.load}",
+        f"median of {reps} repetition(s), each against the floor run just before and after it; "
+        f"machine load {report.load}",
         f"(references: {FLOOR_EDIT} is the floor also editing one message of its own per request, as a "
         f"live tracker is; {FLOOR_SAVE} is the floor first saving a change on SQLite the cheapest way Python "
         "can, a versioned UPDATE of a 7 KB state and a log INSERT)",

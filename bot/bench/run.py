@@ -3,7 +3,7 @@
 It holds two fake Discords (one per bot), starts the floor and Fray each in its own process, sets up Fray's
 channels through commands (a running 8-combatant D6 encounter in each of 50 channels), stores more
 encounters until there are ``--encounters``, then interleaves the phases (per repetition and concurrency:
-the floor, then each Fray command), runs the storm, reads Fray's memory and prints the ratio table. Fray's
+the floor before and after each other command, the references and Fray's), runs the storm, reads Fray's memory and prints the ratio table. Fray's
 database is a SQLite file, or with ``--database-url`` a fresh database on a PostgreSQL server
 (``bot.bench.database``).
 """
@@ -366,19 +366,29 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
                     await new_turns(fray_table, db, fray)
                 await run_phase(bot, make, command, 5, 2 * options.channels, 0)
             report.rss_idle = fray.memory()[0]
+
+            async def measure(command: str, conc: int, rep: int) -> None:
+                bot = floor if command in REFERENCES else fray
+                phase = await run_phase(bot, makers[command], command, conc, options.requests_at(conc), rep)
+                phase.order = len(report.phases)
+                report.phases.append(phase)
+                say(
+                    f"  rep {rep} conc {conc:>3} {command:<18} p50 {phase.p50 * 1e3:7.1f} ms  "
+                    f"p99 {phase.p99 * 1e3:7.1f} ms  {phase.throughput:6.0f}/s  "
+                    f"CPU {phase.cpu_per_request * 1e3:6.2f} ms/req  failed {phase.failed}"
+                )
+
             for rep in range(1, options.repetitions + 1):
                 for conc in options.concurrencies:
-                    for command, make in makers.items():
-                        bot = floor if command in REFERENCES else fray
+                    # the floor between every two commands: each is compared with the floor next to it
+                    for command in makers:
+                        if command == FLOOR:
+                            continue
                         if command == "/attack":
                             await new_turns(fray_table, db, fray)
-                        phase = await run_phase(bot, make, command, conc, options.requests_at(conc), rep)
-                        report.phases.append(phase)
-                        say(
-                            f"  rep {rep} conc {conc:>3} {command:<18} p50 {phase.p50 * 1e3:7.1f} ms  "
-                            f"p99 {phase.p99 * 1e3:7.1f} ms  {phase.throughput:6.0f}/s  "
-                            f"CPU {phase.cpu_per_request * 1e3:6.2f} ms/req  failed {phase.failed}"
-                        )
+                        await measure(FLOOR, conc, rep)
+                        await measure(command, conc, rep)
+                    await measure(FLOOR, conc, rep)
                 loads.append(load_average())
             if options.storm:
                 say(f"storm: {options.storm} concurrent changes in one channel")

@@ -40,6 +40,24 @@ def test_ratios_are_to_the_floor_of_the_same_repetition_then_the_median() -> Non
     assert r["throughput"] == 0.5
 
 
+def test_a_command_is_compared_with_the_floor_run_just_before_and_after_it() -> None:
+    """The machine's speed drifts within seconds: a floor run far from the command does not count."""
+    phases = [
+        phase(FLOOR, 1, 1, 0.001, 0.0001),  # long before, on a faster machine
+        phase(FLOOR_EDIT, 1, 1, 0.003, 0.0030),
+        phase(FLOOR, 1, 1, 0.001, 0.0004),  # just before
+        phase("/gm damage", 1, 1, 0.002, 0.0015),
+        phase(FLOOR, 1, 1, 0.001, 0.0006),  # just after
+        phase(FLOOR, 1, 2, 0.001, 0.0005),  # another repetition's
+    ]
+    for order, p in enumerate(phases):
+        p.order = order
+    r = ratios(phases)
+    assert r[("/gm damage", 1)]["cpu_per_request"] == 3.0  # against (0.4 + 0.6) / 2
+    assert r[(FLOOR_EDIT, 1)]["cpu_per_request"] == 12.0  # against (0.1 + 0.4) / 2
+    assert r[(FLOOR, 1)]["cpu_per_request"] == 1.0
+
+
 def test_targets_say_what_is_met() -> None:
     report = Report(
         phases=[
