@@ -57,7 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--encounters", type=int, help="encounters stored when memory is read (default 10000)"
     )
     parser.add_argument(
-        "--workdir", type=Path, help="databases and bot logs (default: a new temporary folder)"
+        "--workdir",
+        type=Path,
+        help="databases and bot logs, kept (default: a new temporary folder, removed unless the run fails)",
     )
     parser.add_argument("--json", type=Path, help="also write the raw figures to this file")
     parser.add_argument(

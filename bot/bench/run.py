@@ -18,6 +18,7 @@ import gc
 import json
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -330,12 +331,33 @@ def load_average() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
+@contextlib.contextmanager
+def work_folder(given: Path | None, say: Callable[[str], None] = print) -> Iterator[Path]:
+    """The folder for the run's databases and bot logs: ``given`` (kept), or a new temporary one, removed
+    when the run succeeds (a full run leaves about 90 MB) and kept, and named, when it fails."""
+    if given is not None:
+        given.mkdir(parents=True, exist_ok=True)
+        yield given
+        return
+    made = Path(tempfile.mkdtemp(prefix="fray-bench-"))
+    try:
+        yield made
+    except BaseException:
+        say(f"work files kept in {made}")
+        raise
+    shutil.rmtree(made, ignore_errors=True)
+
+
 async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
     logging.getLogger("bot.playground.loopback").setLevel(
         logging.ERROR
     )  # late answers are counted, not logged
-    workdir = options.workdir or Path(tempfile.mkdtemp(prefix="fray-bench-"))
-    workdir.mkdir(parents=True, exist_ok=True)
+    with work_folder(options.workdir, say) as workdir:
+        return await _bench(options, workdir, say)
+
+
+async def _bench(options: Options, workdir: Path, say: Callable[[str], None]) -> Report:
+    kept = "" if options.workdir is not None else ", removed at the end unless the run fails"
     report = Report()
     loads = [load_average()]
     async with (
@@ -351,7 +373,8 @@ async def bench(options: Options, say: Callable[[str], None] = print) -> Report:
         try:
             await asyncio.gather(floor.start(), fray.start())
             say(
-                f"bots ready (work files in {workdir}; Fray on {db.label}); setting up {options.channels} fights"
+                f"bots ready (work files in {workdir}{kept}; Fray on {db.label}); "
+                f"setting up {options.channels} fights"
             )
             for n, channel in enumerate(fray_table.channels, 1):
                 await open_fight(fray_table, channel, n)

@@ -1,10 +1,14 @@
-"""How the benchmark's driver times a phase."""
+"""How the benchmark's driver times a phase, tells answers apart and keeps its work folder."""
 
 from __future__ import annotations
 
 import gc
+import shutil
+from pathlib import Path
 
-from bot.bench.run import declared, posted, run_phase
+import pytest
+
+from bot.bench.run import declared, posted, run_phase, work_folder
 
 
 async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None:
@@ -40,3 +44,23 @@ def test_a_declaration_is_told_apart_from_a_refusal_though_both_are_private() ->
     assert not declared(answer("❌ It is Bandit 2's turn, not Wolf 1's.", ephemeral=True))  # type: ignore[arg-type]
     assert posted(answer("💥 Bandit 1 takes 1", ephemeral=False))  # type: ignore[arg-type]
     assert not posted(answer("❌ Only a GM may do that.", ephemeral=True))  # type: ignore[arg-type]
+
+
+def test_a_run_removes_the_work_folder_it_made_unless_it_fails(tmp_path: Path) -> None:
+    """A full run leaves about 90 MB of databases and logs: a folder the bench made goes when the run
+    succeeds, stays (and is named) when it fails; a folder given with ``--workdir`` always stays."""
+    said: list[str] = []
+    with work_folder(None, said.append) as made:
+        (made / "fray.db").write_bytes(b"x")
+    assert not made.exists() and said == []
+
+    with pytest.raises(RuntimeError), work_folder(None, said.append) as kept:
+        (kept / "fray.log").write_text("what went wrong")
+        raise RuntimeError("a bot did not start")
+    assert (kept / "fray.log").exists() and said == [f"work files kept in {kept}"]
+    shutil.rmtree(kept)
+
+    given = tmp_path / "bench"
+    with work_folder(given, said.append) as folder:
+        (folder / "fray.db").write_bytes(b"x")
+    assert folder == given and (given / "fray.db").exists()
