@@ -3,9 +3,9 @@
 It holds two fake Discords (one per bot), starts the floor and Fray each in its own process, sets up Fray's
 channels through commands (a running 8-combatant D6 encounter in each of 50 channels), stores more
 encounters until there are ``--encounters``, then interleaves the phases (per repetition and concurrency:
-the floor before and after each other command, the references and Fray's), runs the storm, reads Fray's memory and prints the ratio table. Fray's
-database is a SQLite file, or with ``--database-url`` a fresh database on a PostgreSQL server
-(``bot.bench.database``).
+the floor before and after each other command, the references and Fray's), runs the storm, reads Fray's
+memory and prints the ratio table. Fray's database is a SQLite file, or with ``--database-url`` a fresh
+database on a PostgreSQL server (``bot.bench.database``).
 """
 
 from __future__ import annotations
