@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -91,9 +92,13 @@ METRICS = ("p50", "p99", "throughput", "cpu_per_request")
 def ratios(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]:
     """Median over repetitions of each metric of each (command, concurrency), as a ratio to the floor's
     figure next to it (``floor_next_to``)."""
-    return {
-        key: {m: statistics.median(v) for m, v in row.items()} for key, row in ratio_samples(phases).items()
-    }
+    return _medians(ratio_samples(phases))
+
+
+def _medians(
+    samples: dict[tuple[str, int], dict[str, list[float]]],
+) -> dict[tuple[str, int], dict[str, float]]:
+    return {key: {m: statistics.median(v) for m, v in row.items()} for key, row in samples.items()}
 
 
 def ratio_samples(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, list[float]]]:
@@ -120,13 +125,12 @@ def floor_next_to(phase: Phase, floors: Sequence[Phase]) -> list[Phase]:
     same = [f for f in floors if f.concurrency == phase.concurrency and f.repetition == phase.repetition]
     before = [f for f in same if f.order < phase.order]
     after = [f for f in same if f.order > phase.order]
-    near = [max(before, key=_order)] if before else []
-    near += [min(after, key=_order)] if after else []
+    near = [max(before, key=_ORDER)] if before else []
+    near += [min(after, key=_ORDER)] if after else []
     return near or same[:1]
 
 
-def _order(phase: Phase) -> int:
-    return phase.order
+_ORDER = operator.attrgetter("order")
 
 
 def absolute(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]:
@@ -142,7 +146,7 @@ def absolute(phases: Iterable[Phase]) -> dict[tuple[str, int], dict[str, float]]
 
 def _phase_targets(phases: Sequence[Phase]) -> list[tuple[str, str, bool]]:
     samples = ratio_samples(phases)
-    r = {key: {m: statistics.median(v) for m, v in row.items()} for key, row in samples.items()}
+    r = _medians(samples)
     fray = sorted({p.command for p in phases} - set(REFERENCES))
     concs = sorted({p.concurrency for p in phases})
     if not concs:
