@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 from discord.utils import MISSING
 
-from bot import checkpoints, memory, message_events
+from bot import checkpoints, memory, message_events, sole_writer
 from bot.db import create_engine, migrate, session_factory
 from bot.settings import Settings
 from bot.store import Store
@@ -113,10 +113,15 @@ class Fray(commands.AutoShardedBot):
         # Set when a stop begins: new interactions are refused, those being answered are waited for.
         self.stopping = False
         self._finishing: set[asyncio.Task[Any]] = set()
+        self._writer_lock: sole_writer.WriterLock | None = None
 
     # --- start ------------------------------------------------------------------------------------------
 
     async def setup_hook(self) -> None:
+        if self.settings.database_path is not None:  # SQLite: this process is the file's only writer
+            self._writer_lock = sole_writer.hold(self.settings.database_path)
+            if self._writer_lock is not None:
+                self.store.sole_writer(self._writer_lock.alone)
         await migrate(self.engine)
         for name in self._extension_names:
             await self.load_extension(name)
@@ -244,6 +249,8 @@ class Fray(commands.AutoShardedBot):
             await super().close()
         finally:
             await self.engine.dispose()
+            if self._writer_lock is not None:
+                self._writer_lock.release()
 
 
 async def run_bot(settings: Settings, **injectables: Any) -> None:

@@ -135,7 +135,12 @@ async def load_encounter(
         else:
             assert where is not None
             read = await encounter_rows.read_for_change(
-                session, parsed_states(bot.store).reads, where.channel_id, where.parent_id, OPEN
+                session,
+                parsed_states(bot.store).reads,
+                where.channel_id,
+                where.parent_id,
+                OPEN,
+                bot.store.trusted_count(),
             )
             encounter = read.encounter if read is not None else None
             if read is not None:

@@ -5,7 +5,9 @@ Every write to these rows happens inside the encounter's change path, together w
 encounter row, so the rows of version *v* of an encounter never change: this process keeps the last ones it
 read or wrote (``RowCache``). The change's read of the encounter joined with the channel's settings and
 party instances is kept the same way (``ReadCache``): a change or a read of versions it knows asks the
-database only for those versions (a probe), not for the state's JSON and the settings again. Rows handed out are new objects each time (callers may change them; the cache keeps the
+database only for those versions (a probe), not for the state's JSON and the settings again; a process that
+is the database's only writer does not ask at all while nothing it does not account for wrote those rows
+(``bot.outside_writes``). Rows handed out are new objects each time (callers may change them; the cache keeps the
 column values as plain dicts).
 
 Saving compares each row with the values it was loaded with and writes only what changed: one
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +30,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from bot import lean
 from bot.latest import LatestByEncounter
 from bot.models import ChannelConfig, Combatant, Encounter, Grapple, PartyInstance
+from bot.outside_writes import OutsideWrites
 from bot.plain_rows import plain
 from bot.store import write_turn
 
@@ -352,30 +356,75 @@ class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
     """The newest read of recent encounters: ``(encounter id, version) → (key, read)``. Every write to the
     rows it joins bumps their version (``versioned_update``) except the encounter's ``UNVERSIONED``
     columns, so a read whose key the probe matches is the read the database would give, once those are
-    taken from the probe."""
+    taken from the probe.
+
+    Where the process is the database's only writer (``bot.outside_writes``), it also keeps which read is
+    each channel's (``confirm``) and at which count of outside writes: while that count stands, the read is
+    the database's without a probe (``current``)."""
 
     def __init__(self, size: int = SIZE) -> None:
         super().__init__(size)
+        # (channel id, parent id asked for, open statuses) → (outside writes counted, encounter id, version)
+        self._current: OrderedDict[tuple[Any, ...], tuple[int, int, int]] = OrderedDict()
 
     def keep(self, read: ChangeRead, key: tuple[Any, ...]) -> None:
         self.put(read.encounter.id or 0, read.encounter.version, (key, read))
 
-    def advance(self, encounter_id: int, version: int, values: Mapping[str, Any]) -> None:
+    def advance(
+        self,
+        encounter_id: int,
+        version: int,
+        values: Mapping[str, Any],
+        where: tuple[Any, ...] | None = None,
+        counted: int | None = None,
+        writes: OutsideWrites | None = None,
+    ) -> None:
         """A change saved ``values`` (with ``version`` + 1) to the encounter's row at ``version`` and wrote
         none of the other rows the read joins: the kept read becomes that of the new version, its values
-        as the database gives them back."""
+        as the database gives them back. Read for ``where`` when the outside writes stood at ``counted``:
+        while they still do, the new version is that channel's read."""
         kept = self.get(encounter_id, version)
         if kept is None:
             return
         key, read = kept
         stored = {name: _as_read_back(value) for name, value in values.items()}
         self.put(encounter_id, version + 1, (key, read.copy(**stored, version=version + 1)))
+        if where is not None and writes is not None and counted == writes.count:
+            self.confirm(where, counted, encounter_id, version + 1)
 
     def matching(self, probe: Mapping[str, Any], key: tuple[Any, ...]) -> ChangeRead | None:
         kept = self.get(probe["e_id"], probe["e_version"])
         if kept is None or kept[0] != key:
             return None
-        return kept[1].copy(**{name: probe["e_" + name] for name in UNVERSIONED})
+        read = kept[1]
+        unversioned = {name: probe["e_" + name] for name in UNVERSIONED}
+        if any(getattr(read.encounter, name) != value for name, value in unversioned.items()):
+            read = read.copy(**unversioned)  # kept as the database now has it (a read ``confirm`` may trust)
+            self.put(probe["e_id"], probe["e_version"], (key, read))
+        return read.copy()
+
+    def current(self, where: tuple[Any, ...], counted: int) -> ChangeRead | None:
+        """The channel's read confirmed while the outside writes stood at ``counted`` (new objects), if it
+        is still kept and its encounter still open; else ``None`` (ask the database)."""
+        found = self._current.get(where)
+        if found is None or found[0] != counted:
+            return None
+        kept = self.get(found[1], found[2])
+        if kept is None or kept[1].encounter.status not in where[2]:
+            return None
+        return kept[1].copy()
+
+    def forget(self, where: tuple[Any, ...]) -> None:
+        """``where``'s read is no longer trusted without a probe."""
+        self._current.pop(where, None)
+
+    def confirm(self, where: tuple[Any, ...], counted: int, encounter_id: int, version: int) -> None:
+        """``where``'s open encounter is ``encounter_id`` at ``version``, as read or saved while the outside
+        writes stood at ``counted``."""
+        self._current[where] = (counted, encounter_id, version)
+        self._current.move_to_end(where)
+        while len(self._current) > self.size:
+            self._current.popitem(last=False)
 
 
 async def read_for_change(
@@ -384,19 +433,30 @@ async def read_for_change(
     channel_id: int,
     parent_id: int | None,
     open_statuses: Sequence[str],
+    counted: int | None = None,
 ) -> ChangeRead | None:
     """The channel's open encounter with the channel's config, its parent's (``parent_id``, else the one the
     channel's row names) and both channels' party instances; ``None`` when no encounter is open there.
 
-    A probe of the rows' versions comes first; where ``cache`` holds a read of exactly those, it is
-    returned (new objects) instead of reading every column again."""
-    shape = (parent_id is not None, tuple(open_statuses))
+    ``counted``: where the process is the database's only writer, the outside writes counted before this
+    read (``bot.outside_writes``); while they stand, the read confirmed for this channel is returned (new
+    objects) and the database is not asked. Otherwise a probe of the rows' versions comes first; where
+    ``cache`` holds a read of exactly those, it is returned (new objects) instead of reading every column
+    again."""
+    where = (channel_id, parent_id, tuple(open_statuses))
+    if counted is not None:
+        current = cache.current(where, counted)
+        if current is not None:
+            return current
+    shape = (parent_id is not None, where[2])
     params = {"channel_id": channel_id, "parent_id": parent_id}
     probe = await lean.select(session, _probe_statement(*shape), params)
     if not probe:
         return None
     kept = cache.matching(probe[0], _key(probe[0], parent_id))
     if kept is not None:
+        if counted is not None:
+            cache.confirm(where, counted, probe[0]["e_id"], probe[0]["e_version"])
         return kept
     rows = await lean.select(session, _read_statement(*shape), params)
     if not rows:  # ended between the two statements (a read outside the change path)
@@ -417,4 +477,6 @@ async def read_for_change(
         instances=found,
     )
     cache.keep(read, _key(row, parent_id))
+    if counted is not None:
+        cache.confirm(where, counted, read.encounter.id or 0, read.encounter.version)
     return read.copy()

@@ -69,6 +69,7 @@ from bot.store import (
     channel_key,
     compare_and_set,
     insert_channel,
+    own_save,
     versioned_update,
     versioned_write,
     view_of,
@@ -564,7 +565,8 @@ class EncounterEdit(EncounterView):
         if self.session.new or self.session.dirty or self.session.deleted:  # the instance row it made
             await self.session.flush()
         # the transaction's last statements: on SQLite they commit in the same call
-        await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)], last=True)
+        with own_save(self.session):
+            await lean.write_all(self.session, [*writes, lean.Write(LOG_INSERT, log_row)], last=True)
         if not other_rows_written:
             self.saved_encounter = saved
         self.result = EncounterResult(
@@ -627,10 +629,12 @@ async def edit_encounter(
     here, ``NoSystem`` without a system); its log row carries no undo snapshot, so undo stops there.
     """
     states = parsed_states(bot.store)
+    writes = bot.store.outside_writes
     async with bot.store.change(channel_key(where.channel_id)) as session:
+        counted = bot.store.trusted_count()  # before the read (``bot.outside_writes``)
         if opening is None:
             read = await encounter_rows.read_for_change(
-                session, states.reads, where.channel_id, where.parent_id, OPEN
+                session, states.reads, where.channel_id, where.parent_id, OPEN, counted
             )
             if read is None:
                 raise NoEncounter()
@@ -674,10 +678,21 @@ async def edit_encounter(
             loaded_combatants=loaded,
         )
         yield edit
-        await edit._save()
+        try:
+            await edit._save()
+        except StaleEncounter:  # someone this process does not know of saved it: ask the database next time
+            states.reads.forget((where.channel_id, where.parent_id, OPEN))
+            raise
     states.put(system, encounter.id or 0, edit.loaded_version + 1, edit.state)  # committed: the new version
     if edit.saved_encounter is not None:
-        states.reads.advance(encounter.id or 0, edit.loaded_version, edit.saved_encounter)
+        states.reads.advance(
+            encounter.id or 0,
+            edit.loaded_version,
+            edit.saved_encounter,
+            (where.channel_id, where.parent_id, OPEN),
+            counted,
+            writes,
+        )
     states.wrote(encounter.id or 0, edit.loaded_version + 1, edit.seq)
     if edit.rows_saved:
         states.rows.put(

@@ -44,7 +44,7 @@ import copy
 import functools
 import hashlib
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -63,6 +63,7 @@ from bot import lean
 from bot.errors import BotError, StaleChannel
 from bot.lanes import Lanes
 from bot.models import ChannelConfig, GuildConfig, SecretRoll
+from bot.outside_writes import OutsideWrites
 from bot.plain_rows import channel_rows
 from bot.session_reuse import ReusedSessions
 
@@ -133,6 +134,8 @@ class _WriteTurn:
         self.lock = lock
         self.taken = lock is None
         self.over = False  # the change ended: its connection may serve anyone now
+        self.saving_encounter = False  # the change's own save of its encounter row (``bot.outside_writes``)
+        self.wrote_joined = False  # it wrote a row a kept read joins, otherwise (``bot.outside_writes``)
 
     async def take(self) -> None:
         if not self.taken and self.lock is not None:
@@ -164,6 +167,21 @@ async def write_turn(session: AsyncSession) -> None:
         await turn.take()
 
 
+@contextlib.contextmanager
+def own_save(session: AsyncSession) -> Iterator[None]:
+    """The change's own save of its encounter row, which hands its kept read on itself
+    (``bot.outside_writes``): not an outside write."""
+    turn = session.info.get(WRITE_TURN)
+    if turn is None:
+        yield
+        return
+    turn.saving_encounter = True
+    try:
+        yield
+    finally:
+        turn.saving_encounter = False
+
+
 class WriteOutOfTurn(RuntimeError):
     """A change wrote before taking the writer's turn. On SQLite its write lock would then be held while it
     waits for the turn, and the change holding the turn would wait for that lock: both stall until the busy
@@ -171,6 +189,12 @@ class WriteOutOfTurn(RuntimeError):
 
 
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def _turn_of(conn: Any) -> _WriteTurn | None:
+    """The change a statement on ``conn`` belongs to, while it lasts."""
+    turn: _WriteTurn | None = conn.info.get(WRITE_TURN)
+    return None if turn is None or turn.over else turn
 
 
 def _refuse_write_out_of_turn(
@@ -418,10 +442,34 @@ class Store:
         self._lanes = Lanes.of(engine)  # SQLite: connections kept for changes and reads (``bot.lanes``)
         self._connection_slots = self._lanes.count if self._lanes is not None else _pool_capacity(engine)
         self._connection_gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        # Set while this store is its database's only writer (``sole_writer``): its kept reads are trusted
+        # without a probe until a write it does not account for (``bot.outside_writes``).
+        self.outside_writes: OutsideWrites | None = None
+        self._alone: Callable[[], bool] | None = None
         if engine is not None and not event.contains(
             engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn
         ):
             event.listen(engine.sync_engine, "before_cursor_execute", _refuse_write_out_of_turn)
+
+    def sole_writer(self, alone: Callable[[], bool] | None = None) -> None:
+        """This store is now its SQLite database's only writer (no other store of this process writes it;
+        ``alone`` says whether no other process has joined since, ``bot.sole_writer``): a kept read is
+        trusted until a write to its rows that no change of its own accounts for."""
+        engine = self.sessions.kw.get("bind")
+        if engine is not None and engine.dialect.name == "sqlite":
+            self.outside_writes = OutsideWrites.of(engine, _turn_of)
+            self._alone = alone
+
+    def trusted_count(self) -> int | None:
+        """The outside writes counted now, while this store may trust its kept reads (``bot.outside_writes``);
+        ``None`` where it must ask the database. Another process joining ends the trust for good."""
+        writes = self.outside_writes
+        if writes is None:
+            return None
+        if self._alone is not None and not self._alone():
+            self.outside_writes = None
+            return None
+        return writes.count
 
     def lock(self, key: Key) -> asyncio.Lock:
         """The lock of one resource (the project's only locks; see the module doc)."""
@@ -473,6 +521,8 @@ class Store:
                             raise
             finally:
                 turn.give_back()
+                if self.outside_writes is not None:
+                    self.outside_writes.ended(turn)
 
     @asynccontextmanager
     async def _change_in_session(

@@ -124,7 +124,9 @@ async def measure(
 
 async def _measure(changes: int, database_url: str | None, folder: Path) -> tuple[str, list[StepFigures]]:
     async with fray_database(folder, database_url) as db:  # migrated
-        bench = _Bench(Store(session_factory(db.engine), lambda: NOW))
+        store = Store(session_factory(db.engine), lambda: NOW)
+        store.sole_writer()  # as the bot's (its writer lock held): nothing else writes this bench's database
+        bench = _Bench(store)
         await _fight(bench)
         figures = []
         for name, step in _steps(bench).items():

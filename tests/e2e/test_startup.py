@@ -52,6 +52,27 @@ async def test_the_heartbeat_is_fresh_while_connected(fray: Harness) -> None:
     assert health(fray.settings.heartbeat_file) == 0
 
 
+async def test_a_second_bot_on_the_same_sqlite_file_ends_the_firsts_trust_in_its_kept_reads(
+    fray: Harness,
+) -> None:
+    """The first bot process on a SQLite file holds its writer lock and trusts its kept reads
+    (``bot.sole_writer``); a second one announces itself, and from the first's next change on both ask the
+    database before every change."""
+    if fray.settings.database_path is None:
+        pytest.skip("PostgreSQL: every process asks")
+    assert fray.bot is not None and fray.bot.store.trusted_count() is not None
+    second = app.Fray(fray.settings, sync="skip", heartbeat=False)
+    async with second:
+        starting = asyncio.create_task(second.start(fray.settings.token))
+        try:
+            await asyncio.wait_for(second.wait_until_ready(), 15)
+            assert second.store.trusted_count() is None
+            assert fray.bot.store.trusted_count() is None
+        finally:
+            await asyncio.wait_for(second.close(), 15)
+            await asyncio.wait_for(starting, 15)
+
+
 def add_test_command(bot: discord.Client, name: str, *, respond_first: bool = False) -> None:
     async def callback(interaction: discord.Interaction) -> None:
         if respond_first:
