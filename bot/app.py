@@ -83,7 +83,10 @@ class Fray(commands.AutoShardedBot):
         super().__init__(
             command_prefix=commands.when_mentioned,  # no text commands; required by commands.Bot
             help_command=None,
-            intents=discord.Intents.default(),
+            # Commands and buttons come as interactions: Fray follows the servers' channels and threads, and
+            # new messages only to count how far a tracker has scrolled up (``bot.message_events``). The
+            # other default events (typing, reactions, DMs, …) would each be parsed for nothing.
+            intents=discord.Intents(guilds=True, guild_messages=True),
             allowed_mentions=ALLOWED_MENTIONS,
             max_messages=None,  # Fray reads no messages: no cache to fill and search on every message event
             guild_ready_timeout=settings.guild_ready_timeout,

@@ -30,6 +30,7 @@ from discord import InteractionResponse, InteractionType
 
 from bot.errors import BotError
 from cogs.errors import report_error
+from cogs.plain_answer import is_plain, send_plain
 from cogs.text import errors as text
 
 log = logging.getLogger(__name__)
@@ -184,6 +185,8 @@ class DeadlineResponse(InteractionResponse):
     async def send_message(self, content: Any = None, **kwargs: Any) -> Any:  # type: ignore[override]
         if not await self._take_over(bool(kwargs.get("ephemeral", False))):
             try:
+                if is_plain(kwargs):
+                    return await send_plain(self, content, kwargs)
                 return await super().send_message(content, **kwargs)
             except (
                 discord.NotFound

@@ -35,6 +35,13 @@ async def test_commands_are_synced_once_and_not_again_when_unchanged(fray: Harne
     assert bot.last_sync is not None and not bot.last_sync.synced
 
 
+async def test_fray_asks_discord_only_for_the_servers_and_their_new_messages(fray: Harness) -> None:
+    """Commands and clicks come as interactions; the new messages count how far a tracker has scrolled up.
+    Typing, reactions, DMs and the other default events would be sent and parsed for nothing."""
+    (identify,) = fray.fd.identify_payloads
+    assert identify["intents"] == discord.Intents(guilds=True, guild_messages=True).value
+
+
 async def test_a_changed_command_set_is_synced(fray: Harness) -> None:
     assert fray.bot is not None
     add_test_command(fray.bot, "ping")

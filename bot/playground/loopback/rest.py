@@ -343,6 +343,7 @@ async def interaction_callback(fd: FakeDiscord, request, p):
     rec.touch()
 
     if not _truthy(request.query.get("with_response")):
+        fd.stats["callbacks_without_response"] += 1
         return no_content()
     interaction: dict[str, Any] = {
         "id": str(rec.id),

@@ -17,7 +17,13 @@ from typing import Any
 from aiohttp import web
 
 from .commands import CHAT_INPUT, STRING, normalise_command
-from .gateway import GUILD_MEMBERS_INTENT, GatewayConnection, gateway_handler
+from .gateway import (
+    DIRECT_MESSAGES_INTENT,
+    GUILD_MEMBERS_INTENT,
+    GUILD_MESSAGES_INTENT,
+    GatewayConnection,
+    gateway_handler,
+)
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -304,6 +310,14 @@ class FakeDiscord:
         task = asyncio.get_running_loop().create_task(conn.dispatch(event, data))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+
+    def _push_message(self, event: str, msg: FakeMessage, payload: Callable[[], dict[str, Any]]) -> None:
+        """A message event goes only to a session that asked for it, as Discord sends them: the
+        GUILD_MESSAGES intent for a server's messages, DIRECT_MESSAGES for a DM's."""
+        conn = self.connection_for(msg.guild_id)
+        wanted = GUILD_MESSAGES_INTENT if msg.guild_id is not None else DIRECT_MESSAGES_INTENT
+        if conn is not None and conn.intents & wanted:
+            self._push(event, payload(), msg.guild_id)
 
     async def flush(self) -> None:
         """Wait until every queued gateway event went out."""
@@ -843,7 +857,7 @@ class FakeDiscord:
             meta["interacted_message_id"] = str(rec.message.id)
         msg.interaction_metadata = meta
         if not msg.ephemeral:
-            self._push("MESSAGE_CREATE", self.message_payload(msg))
+            self._push_message("MESSAGE_CREATE", msg, lambda: self.message_payload(msg))
         self._watch("create", msg)
         return msg
 
@@ -851,7 +865,9 @@ class FakeDiscord:
         self, channel: FakeChannel, payload: dict[str, Any], files: list, *, author: FakeMember | None = None
     ) -> FakeMessage:
         msg = self._message_from(channel, payload, files, author=author.user.to_dict() if author else None)
-        self._push("MESSAGE_CREATE", self.message_payload(msg, member=author or channel.guild.bot_member))
+        self._push_message(
+            "MESSAGE_CREATE", msg, lambda: self.message_payload(msg, member=author or channel.guild.bot_member)
+        )
         self._watch("create", msg)
         return msg
 
@@ -878,15 +894,16 @@ class FakeDiscord:
         if not was_loading:
             msg.edited_timestamp = iso()
         if not msg.ephemeral:
-            self._push("MESSAGE_UPDATE", self.message_payload(msg))
+            self._push_message("MESSAGE_UPDATE", msg, lambda: self.message_payload(msg))
         self._watch("update", msg)
 
     async def delete_message(self, msg: FakeMessage) -> None:
         msg.deleted = True
         if not msg.ephemeral:
-            self._push(
+            self._push_message(
                 "MESSAGE_DELETE",
-                {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)},
+                msg,
+                lambda: {"id": str(msg.id), "channel_id": str(msg.channel_id), "guild_id": str(msg.guild_id)},
             )
         self._watch("delete", msg)
 
