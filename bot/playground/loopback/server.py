@@ -866,7 +866,9 @@ class FakeDiscord:
     ) -> FakeMessage:
         msg = self._message_from(channel, payload, files, author=author.user.to_dict() if author else None)
         self._push_message(
-            "MESSAGE_CREATE", msg, lambda: self.message_payload(msg, member=author or channel.guild.bot_member)
+            "MESSAGE_CREATE",
+            msg,
+            lambda: self.message_payload(msg, member=author or channel.guild.bot_member),
         )
         self._watch("create", msg)
         return msg

@@ -26,11 +26,14 @@ async def test_message_events_need_the_guild_messages_intent(intents: int) -> No
         guild = fd.add_guild("Table")
         channel = guild.add_channel("combat")
         member = guild.add_member("pia")
-        async with aiohttp.ClientSession() as session, session.ws_connect(
-            fd.gateway_url + "?v=10&encoding=json"
-        ) as ws:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(fd.gateway_url + "?v=10&encoding=json") as ws,
+        ):
             assert (await next_dispatch(ws))["op"] == 10
-            await ws.send_str(json.dumps({"op": 2, "d": {"token": "x", "intents": intents, "properties": {}}}))
+            await ws.send_str(
+                json.dumps({"op": 2, "d": {"token": "x", "intents": intents, "properties": {}}})
+            )
             assert [(await next_dispatch(ws))["t"] for _ in range(2)] == ["READY", "GUILD_CREATE"]
             message = await fd.post_message(channel, member, "hello")
             await fd.delete_message(message)
