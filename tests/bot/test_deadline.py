@@ -16,8 +16,8 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-from bot.playground.loopback import FakeDiscord
 from cogs import deadline
+from tests.one_channel import one_channel
 
 FAKE_DEADLINE = 1.0
 
@@ -100,13 +100,9 @@ class Table(discord.Client):
 async def running(monkeypatch: pytest.MonkeyPatch, limit: float) -> AsyncIterator[tuple[Any, ...]]:
     """The fake with Discord's deadline set to ``limit``, and the bot told the same."""
     monkeypatch.setattr(deadline, "DISCORD_DEADLINE", limit)
-    async with FakeDiscord(callback_deadline=limit, strict=False) as fd:
-        guild = fd.add_guild("Table")
-        channel = guild.add_channel("combat")
-        member = guild.add_member("alice")
-        client = Table()
-        async with fd.run_bot(client):
-            yield fd, channel, member, client
+    client = Table()
+    async with one_channel(client, callback_deadline=limit, strict=False) as (fd, channel, member):
+        yield fd, channel, member, client
 
 
 @pytest_asyncio.fixture

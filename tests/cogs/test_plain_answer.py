@@ -12,9 +12,9 @@ import pytest
 import pytest_asyncio
 from discord import app_commands
 
-from bot.playground.loopback import FakeDiscord
 from cogs import deadline
 from cogs.plain_answer import is_plain, send_plain
+from tests.one_channel import one_channel
 
 WITHOUT = "callbacks_without_response"
 
@@ -59,13 +59,9 @@ class Table(discord.Client):
 
 @pytest_asyncio.fixture
 async def table() -> AsyncIterator[tuple[Any, ...]]:
-    async with FakeDiscord(strict=True) as fd:
-        guild = fd.add_guild("Table")
-        channel = guild.add_channel("combat")
-        member = guild.add_member("alice")
-        client = Table()
-        async with fd.run_bot(client):
-            yield fd, channel, member, client
+    client = Table()
+    async with one_channel(client, strict=True) as (fd, channel, member):
+        yield fd, channel, member, client
 
 
 @pytest.mark.parametrize("secret", [False, True])
@@ -99,20 +95,16 @@ async def test_a_quick_answer_through_the_deadline_takes_the_plain_way(monkeypat
         await send_plain(response, content, kwargs)
 
     monkeypatch.setattr(deadline, "send_plain", counted)
-    async with FakeDiscord(strict=True) as fd:
-        guild = fd.add_guild("Table")
-        channel = guild.add_channel("combat")
-        member = guild.add_member("alice")
-        client = discord.Client(intents=discord.Intents(guilds=True), guild_ready_timeout=0.05)
-        tree = app_commands.CommandTree(client)
+    client = discord.Client(intents=discord.Intents(guilds=True), guild_ready_timeout=0.05)
+    tree = app_commands.CommandTree(client)
 
-        @tree.command(name="quick", description="answers at once")
-        async def quick(interaction: discord.Interaction) -> None:
-            deadline.keep_deadline(interaction)
-            await interaction.response.send_message("quick", ephemeral=True)
+    @tree.command(name="quick", description="answers at once")
+    async def quick(interaction: discord.Interaction) -> None:
+        deadline.keep_deadline(interaction)
+        await interaction.response.send_message("quick", ephemeral=True)
 
-        client.setup_hook = tree.sync  # type: ignore[method-assign]
-        async with fd.run_bot(client):
-            r = await fd.invoke(channel, member, "quick")
+    client.setup_hook = tree.sync  # type: ignore[method-assign]
+    async with one_channel(client, strict=True) as (fd, channel, member):
+        r = await fd.invoke(channel, member, "quick")
     assert r.content == "quick" and r.ephemeral and calls == [{"ephemeral": True}]
     assert fd.stats[WITHOUT] == 1
