@@ -299,14 +299,16 @@ class FakeDiscord:
             data = guild.create_payload(with_members=bool(conn.intents & GUILD_MEMBERS_INTENT))
         if event in ("GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE") and not conn.intents & GUILD_MEMBERS_INTENT:
             return
-        self._push(event, data, guild.id if guild is not None else None)
+        self._send(conn, event, data)
 
     def _push(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
         if guild_id is None and data.get("guild_id"):
             guild_id = int(data["guild_id"])
         conn = self.connection_for(guild_id)
-        if conn is None:
-            return
+        if conn is not None:
+            self._send(conn, event, data)
+
+    def _send(self, conn: GatewayConnection, event: str, data: dict[str, Any]) -> None:
         task = asyncio.get_running_loop().create_task(conn.dispatch(event, data))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
@@ -317,7 +319,7 @@ class FakeDiscord:
         conn = self.connection_for(msg.guild_id)
         wanted = GUILD_MESSAGES_INTENT if msg.guild_id is not None else DIRECT_MESSAGES_INTENT
         if conn is not None and conn.intents & wanted:
-            self._push(event, payload(), msg.guild_id)
+            self._send(conn, event, payload())
 
     async def flush(self) -> None:
         """Wait until every queued gateway event went out."""
