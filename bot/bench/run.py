@@ -23,14 +23,15 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from bot.bench.database import BenchDatabase, applied_by, fray_database, store_more_encounters, turn_holders
 from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, InteractionResult
 from bot.bench.options import Options, options_from
-from bot.bench.report import FLOOR, FLOOR_EDIT, FLOOR_SAVE, REFERENCES, Phase, Report, Storm, table
+from bot.bench.report import CHANGES, FLOOR, FLOOR_EDIT, FLOOR_SAVE, REFERENCES, Phase, Report, Storm, table
+from bot.settings import Settings
 
 READY_WITHIN = 60.0
 ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
@@ -58,6 +59,12 @@ def cpu_clock(pid: int) -> int | None:
 # --- the bot processes ----------------------------------------------------------------------------------
 
 
+def tracker_rest() -> float:
+    """How long after a change Fray may still edit a live tracker: the rest between two edits, after which
+    it shows what changed meanwhile (``cogs.tracker``), as the bot process starts with it."""
+    return float(next(f.default for f in fields(Settings) if f.name == "tracker_edit_interval"))  # type: ignore[arg-type]
+
+
 class BotProcess:
     """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU from its CPU clock (``cpu_clock``),
     memory from /proc. The floor opens its database (a SQLite file) only for ``/noop save:true``; Fray's is
@@ -71,6 +78,10 @@ class BotProcess:
         self.log = workdir / f"{kind}.log"
         self.proc: asyncio.subprocess.Process | None = None
         self._clock: int | None = None
+        # seconds after a phase's last change in which the bot may still do that phase's work (Fray's
+        # trackers edited once more at the end of their rest): read before it, that CPU would fall in the
+        # next phase, a floor's
+        self.lag = tracker_rest() if kind == "fray" else 0.0
 
     async def start(self) -> None:
         args = [self.kind, self.fd.api_base, self.fd.gateway_url, DEFAULT_TOKEN, self.database]
@@ -255,6 +266,8 @@ async def run_phase(
         started = time.perf_counter()
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         phase.wall = time.perf_counter() - started
+    if command in CHANGES:  # the work the changes left behind (a tracker's edit), counted in this phase
+        await asyncio.sleep(bot.lag)
     await bot.quiet()
     phase.cpu = bot.cpu() - cpu
     return phase

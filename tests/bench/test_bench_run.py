@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import shutil
 from pathlib import Path
@@ -23,6 +24,7 @@ async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None
 
     class Bot:
         fd = Fake()
+        lag = 0.0
 
         def cpu(self) -> float:
             return 0.0
@@ -33,6 +35,34 @@ async def test_a_phase_is_timed_without_the_drivers_garbage_collection() -> None
     assert gc.isenabled()
     phase = await run_phase(Bot(), lambda i: (None, None, "noop", {}, posted), "/noop", 2, 6, 1)  # type: ignore[arg-type]
     assert len(phase.latencies) == 6 and seen == [False] * 6 + [True] and gc.isenabled()
+
+
+async def test_a_phase_counts_the_work_its_answers_left_behind() -> None:
+    """Fray edits each tracker once more at the end of its rest, after the answers to changes: that CPU is
+    the phase's (the bot's ``lag``), not the next phase's. A command that changes nothing waits for none."""
+    used = [0.0]
+    loop = asyncio.get_running_loop()
+
+    class Fake:
+        async def invoke(self, *args: object, **kwargs: object) -> object:
+            loop.call_later(0.02, lambda: used.__setitem__(0, used[0] + 0.001))  # a tracker edit, later
+            return type("Answer", (), {"ephemeral": False})()
+
+    class Bot:
+        fd = Fake()
+        lag = 0.05
+
+        def cpu(self) -> float:
+            return used[0]
+
+        async def quiet(self) -> None:
+            pass
+
+    phase = await run_phase(Bot(), lambda i: (None, None, "gm damage", {}, posted), "/gm damage", 2, 6, 1)  # type: ignore[arg-type]
+    assert phase.cpu == pytest.approx(0.006)
+    await asyncio.sleep(0.05)  # the last phase's work done
+    phase = await run_phase(Bot(), lambda i: (None, None, "roll", {}, posted), "/roll", 2, 6, 1)  # type: ignore[arg-type]
+    assert phase.cpu == 0.0
 
 
 def answer(content: str, *, ephemeral: bool) -> object:
