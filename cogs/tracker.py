@@ -1,7 +1,8 @@
 """The live tracker: one message per encounter, posted at `/encounter begin` and edited in place after every
-change. When it was deleted, or has scrolled far up (``SCROLLED`` messages below it), a new one is posted and
-the old one is left alone. Its id is stored on the encounter (``bot.encounters.set_tracker_message``), so a
-restart keeps editing the same message.
+change that alters what it shows (a change it does not show, such as a side, or a point of an NPC's damage
+within the same health word, edits nothing). When it was deleted, or has scrolled far up (``SCROLLED``
+messages below it), a new one is posted and the old one is left alone. Its id is stored on the encounter
+(``bot.encounters.set_tracker_message``), so a restart keeps editing the same message.
 
 A tracker that cannot be shown never fails the change that asked for it: the change is already committed.
 """
@@ -14,6 +15,7 @@ import logging
 from typing import Any
 
 import discord
+import orjson
 from discord.ext import commands
 from discord.http import handle_message_parameters
 
@@ -54,6 +56,9 @@ class LiveTrackers(commands.Cog):
         self._reminded: dict[int, list[tuple[int, int, Any]]] = {}
         self._latest: dict[int, Shot] = {}  # encounter id → the newest change's picture, not shown yet
         self._posted: dict[int, int] = {}  # encounter id → the tracker message this process posted last
+        # encounter id → (tracker message id, a digest of the embed this process last sent it): a change that
+        # leaves what the tracker shows as it is (an NPC's health word, a field it does not show) edits nothing
+        self._shown: dict[int, tuple[int, int]] = {}
 
     def saw(self, message: NewMessage) -> None:
         """A new message (``Fray.message_observers``): one more below the tracker of its channel."""
@@ -72,15 +77,16 @@ class LiveTrackers(commands.Cog):
             self._again.add(encounter_id)
             return
         self._running.add(encounter_id)
+        sent = False
         try:
             while True:  # bounded: each pass takes every request made before it began
                 self._again.discard(encounter_id)
-                await _refresh_once(bot, channel_id, guild_id, encounter_id, self)
-                if self.every > 0 or encounter_id not in self._again:
+                sent = await _refresh_once(bot, channel_id, guild_id, encounter_id, self)
+                if (sent and self.every > 0) or encounter_id not in self._again:
                     break
         finally:
             self._running.discard(encounter_id)
-        if self.every > 0:
+        if sent and self.every > 0:  # a pass that sent nothing needs no rest: the next change shows at once
             self._rest(bot, channel_id, guild_id, encounter_id)
         else:
             self._again.discard(encounter_id)
@@ -128,6 +134,19 @@ class LiveTrackers(commands.Cog):
             shot = dataclasses.replace(shot, tracker_message_id=known)
         return shot
 
+    def unchanged(self, encounter_id: int, message_id: int, embed: discord.Embed) -> bool:
+        """Whether ``message_id`` shows ``embed`` already, as this process last sent it."""
+        return self._shown.get(encounter_id) == (message_id, _digest(embed))
+
+    def showed(
+        self, encounter_id: int, message_id: int, embed: discord.Embed, *, ended: bool = False
+    ) -> None:
+        """``message_id`` now shows ``embed`` (forgotten once the fight has ended: nothing edits it again)."""
+        if ended:
+            self._shown.pop(encounter_id, None)
+        else:
+            self._shown[encounter_id] = (message_id, _digest(embed))
+
     def look_back(self, encounter_id: int) -> bool:
         """Whether the encounter's older announcements are still to be looked for in its channel: true
         once per encounter when this process remembers none of them (it started after they were posted)."""
@@ -162,6 +181,12 @@ class LiveTrackers(commands.Cog):
             return [(channel_id, message_id, retired)]
         self._announced[encounter_id] = (channel_id, message_id, retired)
         return ([before] if before is not None else []) + self._reminded.pop(encounter_id, [])
+
+
+def _digest(embed: discord.Embed) -> int:
+    """The embed as it is sent to Discord, in a few bytes (one is kept for each encounter whose tracker this
+    process has shown)."""
+    return hash(orjson.dumps(embed.to_dict(), option=orjson.OPT_SORT_KEYS))
 
 
 async def _below(channel: Any, message_id: int) -> int:
@@ -221,36 +246,44 @@ async def _refresh_once(
     encounter_id: int,
     keeper: LiveTrackers | None,
     shot: Shot | None = None,
-) -> None:
+) -> bool:
+    """Show the encounter's latest picture; whether anything was sent to Discord (or tried)."""
     try:
         if keeper is not None:
             shot = keeper.take_latest(encounter_id)
         if shot is None:
             read = await load_encounter(bot, encounter_id=encounter_id)
             if read is None:
-                return
+                return False
             shot = Shot.of_read(read)
         if shot.status == "setup" and shot.tracker_message_id is None:
-            return  # posted when the fight begins
+            return False  # posted when the fight begins
         embed = text.tracker_embed(shot.name, shot.tracker, shot.turn, shot.status)
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
         old = shot.tracker_message_id
-        if old is not None and (shot.status == "ended" or await _scrolled(keeper, channel, old) < SCROLLED):
+        ended = shot.status == "ended"
+        if old is not None and (ended or await _scrolled(keeper, channel, old) < SCROLLED):
+            if keeper is not None and keeper.unchanged(encounter_id, old, embed):
+                return False
             try:
                 await _show(bot, channel_id, old, embed)
-                return
+                if keeper is not None:
+                    keeper.showed(encounter_id, old, embed, ended=ended)
+                return True
             except discord.NotFound:
                 pass  # deleted: post a new one
-        if shot.status == "ended":
-            return
+        if ended:
+            return True
         message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
         if not await set_tracker_message(bot, channel_id, encounter_id, message.id, old):
             await message.delete()  # another change posted one first: keep that one
         elif keeper is not None:
             keeper.shown(channel_id, message.id)
             keeper.posted(encounter_id, message.id)
+            keeper.showed(encounter_id, message.id, embed)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
+    return True
 
 
 async def _show(bot: Any, channel_id: int, message_id: int, embed: discord.Embed) -> None:

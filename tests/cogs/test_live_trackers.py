@@ -16,9 +16,10 @@ from cogs.tracker import LiveTrackers
 def passes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, float]]:
     seen: list[tuple[int, float]] = []
 
-    async def slow_refresh(bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: Any) -> None:
+    async def slow_refresh(bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: Any) -> bool:
         seen.append((encounter_id, asyncio.get_running_loop().time()))
         await asyncio.sleep(0.05)  # an edit Discord takes its time over
+        return True
 
     monkeypatch.setattr(tracker, "_refresh_once", slow_refresh)
     return seen
@@ -74,3 +75,22 @@ async def test_a_rest_holds_no_caller_and_ends_with_the_cog(passes: list[tuple[i
     await keeper.cog_unload()
     await asyncio.sleep(0)
     assert resting[0].cancelled() and len(passes) == 1
+
+
+async def test_a_pass_that_sent_nothing_leaves_no_rest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change that leaves the tracker reading as it does sends nothing, so the tracker does not rest:
+    the next change that alters it is shown at once."""
+    sent = iter([False, True])
+    passes: list[bool] = []
+
+    async def refresh_once(bot: Any, channel_id: int, guild_id: int, encounter_id: int, keeper: Any) -> bool:
+        passes.append(next(sent))
+        return passes[-1]
+
+    monkeypatch.setattr(tracker, "_refresh_once", refresh_once)
+    keeper = LiveTrackers(every=30.0)
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)
+    assert passes == [False] and not keeper._cooling
+    await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)
+    assert passes == [False, True] and len(keeper._cooling) == 1
+    await keeper.cog_unload()

@@ -175,6 +175,29 @@ async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_c
     assert len(tracker.history) == edits + 10 and len(asked) <= 1, asked
 
 
+async def test_a_change_the_tracker_does_not_show_leaves_it_unedited(fray: Harness) -> None:
+    """An edit that would send the tracker as it already reads is not made (no API call, no "(edited)"
+    churn); the next change that alters what it shows is edited at once."""
+    fray.dice.current = RandomDice(3)
+    await setup_gm(fray, "d6")
+    await ok(fray, fray.gm, "encounter start", name="Ford")
+    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
+    await ok(fray, fray.gm, "encounter begin")
+    (tracker,) = trackers(fray)
+    await end_turns(fray, 1)
+    edits = len(tracker.history)
+    first = len(fray.fd.requests)
+    await ok(fray, fray.gm, "gm set", target="Wolf 1", field="side", value="hills")  # sides are not shown
+    await fray.idle()
+    patched = [
+        p for m, p in fray.fd.requests[first:] if m == "PATCH" and p.endswith(f"/messages/{tracker.id}")
+    ]
+    assert len(tracker.history) == edits and patched == []
+    await ok(fray, fray.gm, "gm condition", target="Wolf 1", condition="prone")
+    await fray.idle()
+    assert len(tracker.history) == edits + 1 and "prone" in tracker.embeds[0]["description"]
+
+
 async def test_status_is_private_unless_public(fray: Harness) -> None:
     await setup_gm(fray, "d6")
     await ok(fray, fray.gm, "encounter start", name="Road")
