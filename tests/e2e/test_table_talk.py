@@ -158,14 +158,20 @@ async def test_the_live_tracker_is_edited_in_place_survives_a_restart_and_is_rep
     )
 
 
-async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_change(fray: Harness) -> None:
-    """Each change edits the tracker once; the channel's history is read only when the count is unknown."""
+async def two_wolves(fray: Harness) -> FakeMessage:
+    """A running D6 fight of two wolves (random dice); its tracker."""
     fray.dice.current = RandomDice(3)
     await setup_gm(fray, "d6")
     await ok(fray, fray.gm, "encounter start", name="Ford")
     await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
     await ok(fray, fray.gm, "encounter begin")
     (tracker,) = trackers(fray)
+    return tracker
+
+
+async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_change(fray: Harness) -> None:
+    """Each change edits the tracker once; the channel's history is read only when the count is unknown."""
+    tracker = await two_wolves(fray)
     first = len(fray.fd.requests)
     edits = len(tracker.history)
     await end_turns(fray, 10)
@@ -178,12 +184,7 @@ async def test_the_tracker_counts_the_messages_below_it_instead_of_asking_each_c
 async def test_a_change_the_tracker_does_not_show_leaves_it_unedited(fray: Harness) -> None:
     """An edit that would send the tracker as it already reads is not made (no API call, no "(edited)"
     churn); the next change that alters what it shows is edited at once."""
-    fray.dice.current = RandomDice(3)
-    await setup_gm(fray, "d6")
-    await ok(fray, fray.gm, "encounter start", name="Ford")
-    await ok(fray, fray.gm, "encounter add", name="Wolf", template="wolf", count=2, side="wolves")
-    await ok(fray, fray.gm, "encounter begin")
-    (tracker,) = trackers(fray)
+    tracker = await two_wolves(fray)
     await end_turns(fray, 1)
     edits = len(tracker.history)
     first = len(fray.fd.requests)
