@@ -170,6 +170,9 @@ def heartbeat_file_from_env(environ: Mapping[str, str]) -> Path:
     return _heartbeat(environ, _database(environ)[1])
 
 
+TRACKER_EDIT_INTERVAL = 1.0  # seconds a live tracker rests between two edits
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot needs to start. Build with ``from_env`` in production, directly in tests."""
@@ -186,7 +189,7 @@ class Settings:
     heartbeat_interval: float = 30.0
     reminder_interval: float = 30.0  # seconds between reminder-loop ticks
     guild_ready_timeout: float = 2.0  # discord.py's wait for GUILD_CREATEs after READY
-    tracker_edit_interval: float = 1.0  # seconds a live tracker rests between two edits
+    tracker_edit_interval: float = TRACKER_EDIT_INTERVAL
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Settings:

@@ -134,18 +134,18 @@ class LiveTrackers(commands.Cog):
             shot = dataclasses.replace(shot, tracker_message_id=known)
         return shot
 
-    def unchanged(self, encounter_id: int, message_id: int, embed: discord.Embed) -> bool:
-        """Whether ``message_id`` shows ``embed`` already, as this process last sent it."""
-        return self._shown.get(encounter_id) == (message_id, _digest(embed))
+    def unchanged(self, encounter_id: int, message_id: int, digest: int) -> bool:
+        """Whether ``message_id`` shows the embed of ``digest`` (``_digest``) already, as this process last
+        sent it."""
+        return self._shown.get(encounter_id) == (message_id, digest)
 
-    def showed(
-        self, encounter_id: int, message_id: int, embed: discord.Embed, *, ended: bool = False
-    ) -> None:
-        """``message_id`` now shows ``embed`` (forgotten once the fight has ended: nothing edits it again)."""
+    def showed(self, encounter_id: int, message_id: int, digest: int, *, ended: bool = False) -> None:
+        """``message_id`` now shows the embed of ``digest`` (forgotten once the fight has ended: nothing
+        edits it again)."""
         if ended:
             self._shown.pop(encounter_id, None)
         else:
-            self._shown[encounter_id] = (message_id, _digest(embed))
+            self._shown[encounter_id] = (message_id, digest)
 
     def look_back(self, encounter_id: int) -> bool:
         """Whether the encounter's older announcements are still to be looked for in its channel: true
@@ -259,16 +259,17 @@ async def _refresh_once(
         if shot.status == "setup" and shot.tracker_message_id is None:
             return False  # posted when the fight begins
         embed = text.tracker_embed(shot.name, shot.tracker, shot.turn, shot.status)
+        digest = _digest(embed)
         channel = bot.get_channel(channel_id) or bot.get_partial_messageable(channel_id, guild_id=guild_id)
         old = shot.tracker_message_id
         ended = shot.status == "ended"
         if old is not None and (ended or await _scrolled(keeper, channel, old) < SCROLLED):
-            if keeper is not None and keeper.unchanged(encounter_id, old, embed):
+            if keeper is not None and keeper.unchanged(encounter_id, old, digest):
                 return False
             try:
                 await _show(bot, channel_id, old, embed)
                 if keeper is not None:
-                    keeper.showed(encounter_id, old, embed, ended=ended)
+                    keeper.showed(encounter_id, old, digest, ended=ended)
                 return True
             except discord.NotFound:
                 pass  # deleted: post a new one
@@ -280,7 +281,7 @@ async def _refresh_once(
         elif keeper is not None:
             keeper.shown(channel_id, message.id)
             keeper.posted(encounter_id, message.id)
-            keeper.showed(encounter_id, message.id, embed)
+            keeper.showed(encounter_id, message.id, digest)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
     return True

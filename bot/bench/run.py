@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from bot.bench.database import BenchDatabase, applied_by, fray_database, store_m
 from bot.bench.fake import DEFAULT_TOKEN, FakeChannel, FakeDiscord, FakeGuild, FakeMember, InteractionResult
 from bot.bench.options import Options, options_from
 from bot.bench.report import CHANGES, FLOOR, FLOOR_EDIT, FLOOR_SAVE, REFERENCES, Phase, Report, Storm, table
-from bot.settings import Settings
+from bot.settings import TRACKER_EDIT_INTERVAL
 
 READY_WITHIN = 60.0
 ANSWER_WITHIN = 60.0  # a request's whole answer (the fake still fails a first response after 3 s)
@@ -59,12 +59,6 @@ def cpu_clock(pid: int) -> int | None:
 # --- the bot processes ----------------------------------------------------------------------------------
 
 
-def tracker_rest() -> float:
-    """How long after a change Fray may still edit a live tracker: the rest between two edits, after which
-    it shows what changed meanwhile (``cogs.tracker``), as the bot process starts with it."""
-    return float(next(f.default for f in fields(Settings) if f.name == "tracker_edit_interval"))  # type: ignore[arg-type]
-
-
 class BotProcess:
     """A bot (``floor`` or ``fray``) in its own process against ``fd``; CPU from its CPU clock (``cpu_clock``),
     memory from /proc. The floor opens its database (a SQLite file) only for ``/noop save:true``; Fray's is
@@ -79,9 +73,9 @@ class BotProcess:
         self.proc: asyncio.subprocess.Process | None = None
         self._clock: int | None = None
         # seconds after a phase's last change in which the bot may still do that phase's work (Fray's
-        # trackers edited once more at the end of their rest): read before it, that CPU would fall in the
-        # next phase, a floor's
-        self.lag = tracker_rest() if kind == "fray" else 0.0
+        # trackers edited once more at the end of their rest, ``cogs.tracker``): read before it, that CPU
+        # would fall in the next phase, a floor's
+        self.lag = TRACKER_EDIT_INTERVAL if kind == "fray" else 0.0
 
     async def start(self) -> None:
         args = [self.kind, self.fd.api_base, self.fd.gateway_url, DEFAULT_TOKEN, self.database]
