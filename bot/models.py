@@ -195,10 +195,11 @@ class EventLog(SQLModel, table=True):
     """
 
     __tablename__ = "event_log"
+    # Its one index on the encounter: lookups by encounter, and the delete's cascade, use its leading column.
     __table_args__ = (sa.UniqueConstraint("encounter_id", "seq", name="uq_event_log_seq"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    encounter_id: int = Field(foreign_key="encounter.id", index=True, ondelete="CASCADE")
+    encounter_id: int = Field(foreign_key="encounter.id", ondelete="CASCADE")
     seq: int
     actor_id: int = Field(sa_type=sa.BigInteger)
     command: str = Field(sa_type=sa.String(100))

@@ -50,6 +50,21 @@ async def test_migrated_schema_equals_the_models(bot_settings: Settings) -> None
         await engine.dispose()
 
 
+async def test_the_log_has_one_index_on_its_encounter(bot_settings: Settings) -> None:
+    """Every change inserts a log row: an index that repeats the unique key's leading column only costs
+    each change a B-tree insert and a page written, and serves no lookup the unique key does not."""
+    engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
+    try:
+        await migrate(engine)
+        async with engine.connect() as conn:
+            indexes = await conn.run_sync(lambda c: inspect(c).get_indexes("event_log"))
+            unique = await conn.run_sync(lambda c: inspect(c).get_unique_constraints("event_log"))
+        assert [u["column_names"] for u in unique] == [["encounter_id", "seq"]]
+        assert [ix["column_names"] for ix in indexes if not ix.get("unique")] == []
+    finally:
+        await engine.dispose()
+
+
 async def test_migrate_twice_is_a_no_op(bot_settings: Settings) -> None:
     engine = create_engine(bot_settings.database_url, database_path=bot_settings.database_path)
     try:
