@@ -275,16 +275,27 @@ async def _refresh_once(
                 pass  # deleted: post a new one
         if ended:
             return True
-        message = await channel.send(embed=embed, allowed_mentions=NO_MENTIONS)
-        if not await set_tracker_message(bot, channel_id, encounter_id, message.id, old):
-            await message.delete()  # another change posted one first: keep that one
+        posted = await _post(bot, channel_id, embed)
+        if not await set_tracker_message(bot, channel_id, encounter_id, posted, old):
+            # another change posted one first: keep that one
+            await bot.http.delete_message(channel_id, posted)
         elif keeper is not None:
-            keeper.shown(channel_id, message.id)
-            keeper.posted(encounter_id, message.id)
-            keeper.showed(encounter_id, message.id, digest)
+            keeper.shown(channel_id, posted)
+            keeper.posted(encounter_id, posted)
+            keeper.showed(encounter_id, posted, digest)
     except Exception:
         log.warning("could not update the tracker of encounter %s", encounter_id, exc_info=True)
     return True
+
+
+async def _post(bot: Any, channel_id: int, embed: discord.Embed) -> int:
+    """Post a new tracker message showing ``embed``; its id. ``channel.send`` without the ``discord.Message``
+    it builds of Discord's answer, which nothing here reads but the id."""
+    with handle_message_parameters(
+        embed=embed, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=bot.allowed_mentions
+    ) as params:
+        answer = await bot.http.send_message(channel_id, params=params)
+    return int(answer["id"])
 
 
 async def _show(bot: Any, channel_id: int, message_id: int, embed: discord.Embed) -> None:

@@ -94,3 +94,56 @@ async def test_a_pass_that_sent_nothing_leaves_no_rest(monkeypatch: pytest.Monke
     await asyncio.wait_for(keeper.refresh(None, 1, 1, 7), timeout=5)
     assert passes == [False, True] and len(keeper._cooling) == 1
     await keeper.cog_unload()
+
+
+class _Http:
+    """Discord's REST as the tracker uses it to post: a new message's id, and deletions."""
+
+    def __init__(self) -> None:
+        self.posted: list[int] = []
+        self.deleted: list[tuple[int, int]] = []
+
+    async def send_message(self, channel_id: int, *, params: Any) -> dict[str, Any]:
+        assert params.payload["embeds"][0]["title"] == "Fight"
+        self.posted.append(channel_id)
+        return {"id": "555", "channel_id": str(channel_id)}
+
+    async def delete_message(self, channel_id: int, message_id: int) -> None:
+        self.deleted.append((channel_id, message_id))
+
+
+class _PostingBot:
+    allowed_mentions = None
+
+    def __init__(self) -> None:
+        self.http = _Http()
+
+    def get_channel(self, _channel_id: int) -> None:
+        return None
+
+    def get_partial_messageable(self, channel_id: int, *, guild_id: int) -> object:
+        return object()
+
+
+@pytest.mark.parametrize("stored", [True, False])
+async def test_a_new_tracker_is_kept_or_taken_back(monkeypatch: pytest.MonkeyPatch, stored: bool) -> None:
+    """A tracker posted anew is stored as the encounter's; when another change stored one first, the new
+    message is deleted again, so the channel keeps one tracker."""
+    import discord
+
+    monkeypatch.setattr(tracker.text, "tracker_embed", lambda name, *_: discord.Embed(title=name))
+    asked: list[tuple[int, int | None]] = []
+
+    async def set_tracker_message(_bot: Any, channel_id: int, encounter_id: int, new: int, old: Any) -> bool:
+        asked.append((new, old))
+        return stored
+
+    monkeypatch.setattr(tracker, "set_tracker_message", set_tracker_message)
+    bot, keeper = _PostingBot(), LiveTrackers()
+    shot = tracker.Shot("Fight", None, None, "running", 3, None)  # type: ignore[arg-type]
+    assert await tracker._refresh_once(bot, 10, 1, 7, None, shot)
+    assert bot.http.posted == [10] and asked == [(555, None)]
+    assert bot.http.deleted == ([] if stored else [(10, 555)])
+    keeper._latest[7] = shot
+    await tracker._refresh_once(bot, 10, 1, 7, keeper)
+    assert keeper._posted.get(7) == (555 if stored else None)
