@@ -360,12 +360,34 @@ class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
 
     Where the process is the database's only writer (``bot.outside_writes``), it also keeps which read is
     each channel's (``confirm``) and at which count of outside writes: while that count stands, the read is
-    the database's without a probe (``current``)."""
+    the database's without a probe (``current``).
+
+    A write the process tells this cache of itself (``written``: the live tracker's message id) distrusts only
+    its channel's read, not every channel's as an outside write does: a re-posted tracker then costs the
+    channel's next change one probe, not each of the fifty channels in play theirs."""
 
     def __init__(self, size: int = SIZE) -> None:
         super().__init__(size)
-        # (channel id, parent id asked for, open statuses) → (outside writes counted, encounter id, version)
-        self._current: OrderedDict[tuple[Any, ...], tuple[int, int, int]] = OrderedDict()
+        # (channel id, parent id asked for, open statuses) →
+        # (outside writes counted, encounter id, version, ``stamp`` when its read began)
+        self._current: OrderedDict[tuple[Any, ...], tuple[int, int, int, int]] = OrderedDict()
+        self._stamp = 0  # one more for each ``written``
+        self._written: OrderedDict[int, int] = OrderedDict()  # channel id → the stamp of its last ``written``
+        self._forgotten = 0  # the newest stamp dropped from ``_written`` (kept as long as the reads)
+
+    def stamp(self) -> int:
+        """Now, as ``written`` counts: what a read takes before its first statement."""
+        return self._stamp
+
+    def written(self, channel_id: int) -> None:
+        """The channel's encounter row is being written, or was (told before the statement and again after
+        the commit, as ``bot.outside_writes`` counts): a read of it that began before now is not trusted."""
+        self._stamp += 1
+        self._written[channel_id] = self._stamp
+        self._written.move_to_end(channel_id)
+        while len(self._written) > self.size:
+            _, dropped = self._written.popitem(last=False)
+            self._forgotten = max(self._forgotten, dropped)
 
     def keep(self, read: ChangeRead, key: tuple[Any, ...]) -> None:
         self.put(read.encounter.id or 0, read.encounter.version, (key, read))
@@ -390,7 +412,8 @@ class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
         stored = {name: _as_read_back(value) for name, value in values.items()}
         self.put(encounter_id, version + 1, (key, read.copy(**stored, version=version + 1)))
         if where is not None and writes is not None and counted == writes.count:
-            self.confirm(where, counted, encounter_id, version + 1)
+            # under the channel's lock, as every write of its row is: nothing was ``written`` since its read
+            self.confirm(where, counted, encounter_id, version + 1, self._stamp)
 
     def matching(self, probe: Mapping[str, Any], key: tuple[Any, ...]) -> ChangeRead | None:
         kept = self.get(probe["e_id"], probe["e_version"])
@@ -407,7 +430,7 @@ class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
         """The channel's read confirmed while the outside writes stood at ``counted`` (new objects), if it
         is still kept and its encounter still open; else ``None`` (ask the database)."""
         found = self._current.get(where)
-        if found is None or found[0] != counted:
+        if found is None or found[0] != counted or self._written.get(where[0], self._forgotten) > found[3]:
             return None
         kept = self.get(found[1], found[2])
         if kept is None or kept[1].encounter.status not in where[2]:
@@ -418,10 +441,12 @@ class ReadCache(LatestByEncounter[tuple[tuple[Any, ...], "ChangeRead"]]):
         """``where``'s read is no longer trusted without a probe."""
         self._current.pop(where, None)
 
-    def confirm(self, where: tuple[Any, ...], counted: int, encounter_id: int, version: int) -> None:
-        """``where``'s open encounter is ``encounter_id`` at ``version``, as read or saved while the outside
-        writes stood at ``counted``."""
-        self._current[where] = (counted, encounter_id, version)
+    def confirm(
+        self, where: tuple[Any, ...], counted: int, encounter_id: int, version: int, began: int
+    ) -> None:
+        """``where``'s open encounter is ``encounter_id`` at ``version``, as read (from ``stamp`` ``began``) or
+        saved while the outside writes stood at ``counted``."""
+        self._current[where] = (counted, encounter_id, version, began)
         self._current.move_to_end(where)
         while len(self._current) > self.size:
             self._current.popitem(last=False)
@@ -444,6 +469,7 @@ async def read_for_change(
     ``cache`` holds a read of exactly those, it is returned (new objects) instead of reading every column
     again."""
     where = (channel_id, parent_id, tuple(open_statuses))
+    began = cache.stamp()
     if counted is not None:
         current = cache.current(where, counted)
         if current is not None:
@@ -456,7 +482,7 @@ async def read_for_change(
     kept = cache.matching(probe[0], _key(probe[0], parent_id))
     if kept is not None:
         if counted is not None:
-            cache.confirm(where, counted, probe[0]["e_id"], probe[0]["e_version"])
+            cache.confirm(where, counted, probe[0]["e_id"], probe[0]["e_version"], began)
         return kept
     rows = await lean.select(session, _read_statement(*shape), params)
     if not rows:  # ended between the two statements (a read outside the change path)
@@ -478,5 +504,5 @@ async def read_for_change(
     )
     cache.keep(read, _key(row, parent_id))
     if counted is not None:
-        cache.confirm(where, counted, read.encounter.id or 0, read.encounter.version)
+        cache.confirm(where, counted, read.encounter.id or 0, read.encounter.version, began)
     return read.copy()

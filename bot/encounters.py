@@ -144,15 +144,24 @@ async def set_tracker_message(
     bot: EncounterBot, channel_id: int, encounter_id: int, message_id: int | None, replacing: int | None
 ) -> bool:
     """Store the live tracker's message id (under the channel's lock, guarded on the id it replaces, so
-    two changes that both re-post cannot both win). Whether it was stored; not logged, not undone."""
-    async with bot.store.change(channel_key(channel_id)) as session:
-        return await compare_and_set(
-            session,
-            Encounter,
-            encounter_id,
-            {"tracker_message_id": replacing},
-            {"tracker_message_id": message_id},
-        )
+    two changes that both re-post cannot both win). Whether it was stored; not logged, not undone.
+
+    The channel's kept read is told of the write itself (``ReadCache.written``, before the statement and
+    after the commit), so it is not counted as an outside write, which would distrust every channel's."""
+    reads = parsed_states(bot.store).reads
+    try:
+        async with bot.store.change(channel_key(channel_id)) as session:
+            reads.written(channel_id)
+            with own_save(session):
+                return await compare_and_set(
+                    session,
+                    Encounter,
+                    encounter_id,
+                    {"tracker_message_id": replacing},
+                    {"tracker_message_id": message_id},
+                )
+    finally:
+        reads.written(channel_id)
 
 
 # --- the change path ------------------------------------------------------------------------------------

@@ -169,8 +169,9 @@ async def write_turn(session: AsyncSession) -> None:
 
 @contextlib.contextmanager
 def own_save(session: AsyncSession) -> Iterator[None]:
-    """The change's own save of its encounter row, which hands its kept read on itself
-    (``bot.outside_writes``): not an outside write."""
+    """A write of the change's encounter row that the kept reads learn of from the writer itself, not an
+    outside write (``bot.outside_writes``): the change's own save hands its read on; the live tracker's
+    message id marks its channel (``bot.encounter_rows.ReadCache.written``)."""
     turn = session.info.get(WRITE_TURN)
     if turn is None:
         yield

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+from bot import encounters
 from bot.encounter_reads import OPEN, load_encounter
 from bot.encounter_rows import read_for_change
 from bot.encounters import StaleEncounter, edit_encounter, set_tracker_message, start_encounter, undo
@@ -77,6 +78,50 @@ async def test_the_tracker_message_and_a_reminder_claim_are_read_again(only: Fak
     async with only.store.change(channel_key(HERE.channel_id), across_processes=False) as session:
         assert await compare_and_set(session, Encounter, eid, {"reminders_sent": 0}, {"reminders_sent": 2})
     assert (await seen_by_a_change(only))["reminders_sent"] == 2
+
+
+async def test_a_new_tracker_message_distrusts_its_own_channels_read_only(only: FakeBot) -> None:
+    """A re-posted tracker is told to the kept reads by its writer: its channel's next read asks the
+    database (and sees the new id); every other channel's stays trusted, without a probe."""
+    eid = await setup_fight(only)
+    await start_encounter(only, THREAD, GM, "In the thread")
+    before = await seen_by_a_change(only)
+    await seen_by_a_change(only, THREAD)
+    counted = only.store.trusted_count()
+    assert await set_tracker_message(only, HERE.channel_id, eid, 555, before["tracker_message_id"])
+    assert only.store.trusted_count() == counted  # not an outside write
+    with statements(only) as seen:
+        read = await load_encounter(only, THREAD)
+    assert seen == [] and read is not None
+    with statements(only) as seen:
+        read = await load_encounter(only, HERE)
+    assert [what(s) for s in seen] == ["SELECT encounter"]  # the probe of the versions
+    assert read is not None and read.encounter.tracker_message_id == 555
+    assert (await seen_by_a_change(only))["tracker_message_id"] == 555
+
+
+async def test_a_read_while_a_tracker_message_is_stored_is_read_again(
+    only: FakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read confirmed after the tracker's new id was written but before it was committed cannot have seen
+    it: the writer tells the reads again once it has committed."""
+    eid = await setup_fight(only)
+    await _read(only)
+    written, go_on = asyncio.Event(), asyncio.Event()
+
+    async def compare_and_set_then_wait(*args: Any) -> bool:
+        done = await compare_and_set(*args)
+        written.set()
+        await go_on.wait()
+        return done
+
+    monkeypatch.setattr(encounters, "compare_and_set", compare_and_set_then_wait)
+    storing = asyncio.create_task(set_tracker_message(only, HERE.channel_id, eid, 555, None))
+    await asyncio.wait_for(written.wait(), 5)
+    assert (await _read(only)).encounter.tracker_message_id is None  # not committed yet
+    go_on.set()
+    assert await asyncio.wait_for(storing, 5)
+    assert (await _read(only)).encounter.tracker_message_id == 555
 
 
 async def test_a_write_committed_after_a_read_was_trusted_is_read_again(only: FakeBot) -> None:
