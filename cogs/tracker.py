@@ -291,9 +291,7 @@ async def _refresh_once(
 async def _post(bot: Any, channel_id: int, embed: discord.Embed) -> int:
     """Post a new tracker message showing ``embed``; its id. ``channel.send`` without the ``discord.Message``
     it builds of Discord's answer, which nothing here reads but the id."""
-    with handle_message_parameters(
-        embed=embed, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=bot.allowed_mentions
-    ) as params:
+    with _message_of(bot, embed) as params:
         answer = await bot.http.send_message(channel_id, params=params)
     return int(answer["id"])
 
@@ -301,10 +299,15 @@ async def _post(bot: Any, channel_id: int, embed: discord.Embed) -> int:
 async def _show(bot: Any, channel_id: int, message_id: int, embed: discord.Embed) -> None:
     """The tracker message shows ``embed``: ``PartialMessage.edit`` without the ``discord.Message`` it builds
     of Discord's answer (every embed, field and button of it), which nothing here reads."""
-    with handle_message_parameters(
-        embed=embed, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=bot.allowed_mentions
-    ) as params:
+    with _message_of(bot, embed) as params:
         await bot.http.edit_message(channel_id, message_id, params=params)
+
+
+def _message_of(bot: Any, embed: discord.Embed) -> Any:
+    """A tracker message's REST payload: the embed, pinging no one."""
+    return handle_message_parameters(
+        embed=embed, allowed_mentions=NO_MENTIONS, previous_allowed_mentions=bot.allowed_mentions
+    )
 
 
 async def _scrolled(keeper: LiveTrackers | None, channel: Any, message_id: int) -> int:

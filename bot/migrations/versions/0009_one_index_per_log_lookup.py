@@ -2,8 +2,8 @@
 
 ``ix_event_log_encounter_id`` indexed the same leading column again. Every lookup by encounter (undo, the
 log, the cascade when an encounter is deleted) is served by the unique index, and every change paid for
-the second one: one more B-tree insert and one more page written to the write-ahead log per change (four
-pages a change instead of three for the log row on SQLite).
+the second one: one more B-tree insert and one more page written to the write-ahead log per change (on
+SQLite the log row wrote 3.2 pages a change with it, 2.2 without).
 
 Revision ID: 0009
 Revises: 0008
